@@ -1,0 +1,68 @@
+--- make bench: gpuarray's side of the benchmark suite, printed as one JSON
+-- object. Every case has a twin with the same key in
+-- ../shared/bench/cupy_ref.py, measured the same way, so that one device
+-- call runs both and compare.py prints ratios. Cases live in one file per
+-- area (bench/<area>.lua returns function(ga, B)); an area whose file is
+-- missing is skipped.
+local ga = require "gpuarray"
+local core = ga._core
+
+local B = {}
+B.N = 1 << 26        -- elements in the large 1-D cases (256 MiB of float32)
+B.M = 8192           -- side of the large 2-D cases
+
+local results, order = {}, {}
+local only = os.getenv("GPUARRAY_BENCH_ONLY")   -- a Lua pattern on keys
+
+function B.sync() core._stream_sync() end
+
+--- Host time per call of a tiny op, in microseconds (launch overhead).
+function B.host_us(f, n)
+  n = n or 20000
+  for _ = 1, 100 do f() end
+  B.sync()
+  local t = core._now()
+  for _ = 1, n do f() end
+  B.sync()
+  return (core._now() - t) / n * 1e6
+end
+
+--- Median device time of one call, in milliseconds, timed with events.
+function B.gpu_ms(f, n)
+  return core._gpu_time_ms(f, n or 20)
+end
+
+function B.gbps(nbytes, f, n)
+  return nbytes / B.gpu_ms(f, n) / 1e6
+end
+
+function B.case(key, fn)
+  if only and not key:match(only) then return end
+  local ok, v = pcall(fn)
+  if ok then
+    results[key] = v
+  else
+    io.stderr:write(("bench %s failed: %s\n"):format(key, tostring(v)))
+  end
+  order[#order + 1] = key
+  collectgarbage()
+end
+
+local AREAS = { "copy", "elementwise", "reduction", "raw" }
+for _, area in ipairs(AREAS) do
+  local ok, add = pcall(require, "bench." .. area)
+  if ok then
+    add(ga, B)
+  elseif not tostring(add):find("module 'bench." .. area .. "' not found", 1, true) then
+    io.stderr:write(("bench area %s failed to load: %s\n"):format(area, tostring(add)))
+  end
+end
+
+local props = ga.device_properties()
+local lines = {}
+for _, key in ipairs(order) do
+  local v = results[key]
+  if v then lines[#lines + 1] = ("  %q: %.6g"):format(key, v) end
+end
+lines[#lines + 1] = ('  "_meta": {"impl": "gpuarray %s", "device": %q}'):format(ga.version, props.name)
+print("{\n" .. table.concat(lines, ",\n") .. "\n}")

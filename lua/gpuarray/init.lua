@@ -1,0 +1,64 @@
+--- gpuarray: CuPy for Lua. N-dimensional arrays in CUDA device memory.
+-- This file is what `require "gpuarray"` loads: the C core (gpuarray.core)
+-- plus the parts written in Lua. Submodules add themselves to the same table
+-- and the same ndarray method table; see DESIGN.md for where things live.
+local core = require "gpuarray.core"
+
+local ga = {}
+for name, value in pairs(core) do
+  if name:sub(1, 1) ~= "_" and name ~= "methods" then ga[name] = value end
+end
+ga._core = core            -- test hooks and internals, not part of the API
+ga.methods = core.methods  -- ndarray methods; submodules add theirs here
+
+local function fail(msg)
+  error("gpuarray: " .. msg, 0)
+end
+ga._fail = fail
+
+--- Views of several arrays broadcast against each other.
+function ga.broadcast_arrays(...)
+  local arrays = { ... }
+  local shapes = {}
+  for i, a in ipairs(arrays) do shapes[i] = a.shape end
+  local shape = ga.broadcast_shapes(table.unpack(shapes))
+  local out = {}
+  for i, a in ipairs(arrays) do out[i] = ga.broadcast_to(a, shape) end
+  return table.unpack(out)
+end
+
+local function atleast(n, x)
+  x = ga.asarray(x)
+  local nd = x.ndim
+  if nd >= n then return x end
+  if n == 2 and nd == 0 then return x:reshape(1, 1) end
+  if n == 2 then return x:reshape(1, x.shape[1]) end
+  if nd == 0 then return x:reshape(1, 1, 1) end
+  if nd == 1 then return x:reshape(1, x.shape[1], 1) end
+  local s = x.shape
+  return x:reshape(s[1], s[2], 1)
+end
+
+--- NumPy's atleast_1d/2d/3d; with several arguments, one result each.
+for n = 1, 3 do
+  ga["atleast_" .. n .. "d"] = function(...)
+    local args = table.pack(...)
+    local out = {}
+    for i = 1, args.n do
+      if n == 1 then
+        local x = ga.asarray(args[i])
+        out[i] = x.ndim == 0 and x:reshape(1) or x
+      else
+        out[i] = atleast(n, args[i])
+      end
+    end
+    return table.unpack(out, 1, args.n)
+  end
+end
+
+ga.methods.tolist = ga.methods.totable
+
+require("gpuarray.format")(ga)
+require("gpuarray.npy")(ga)
+
+return ga

@@ -1,0 +1,93 @@
+--- ga.save / ga.load: NumPy's .npy format (versions 1.0 to 3.0 read,
+-- 1.0 written; little-endian; C or Fortran order), so arrays move between
+-- Lua and NumPy unchanged.
+local DESCR = {
+  bool = "|b1", int8 = "|i1", uint8 = "|u1",
+  int16 = "<i2", int32 = "<i4", int64 = "<i8",
+  uint16 = "<u2", uint32 = "<u4", uint64 = "<u8",
+  float16 = "<f2", float32 = "<f4", float64 = "<f8",
+  complex64 = "<c8", complex128 = "<c16",
+}
+local FROM_DESCR = {}
+for name, d in pairs(DESCR) do
+  FROM_DESCR[d:sub(2)] = name
+end
+
+local MAGIC = "\x93NUMPY"
+
+return function(ga)
+  local fail = ga._fail
+
+  local function header_for(x)
+    local dims = {}
+    for i, n in ipairs(x.shape) do dims[i] = tostring(n) end
+    local shape = #dims == 1 and "(" .. dims[1] .. ",)" or "(" .. table.concat(dims, ", ") .. ")"
+    local dict = ("{'descr': '%s', 'fortran_order': False, 'shape': %s, }"):format(DESCR[x.dtype], shape)
+    -- magic(6) + version(2) + length(2) + dict + padding + "\n" is a multiple of 64
+    local total = 10 + #dict + 1
+    local pad = (64 - total % 64) % 64
+    return MAGIC .. "\1\0" .. string.pack("<I2", #dict + pad + 1) .. dict .. (" "):rep(pad) .. "\n"
+  end
+
+  --- Write x to path as a .npy file (C order).
+  function ga.save(path, x)
+    if type(path) ~= "string" then fail("save: path must be a string") end
+    local data = x:tobytes()
+    local f, err = io.open(path, "wb")
+    if not f then fail("save: " .. tostring(err)) end
+    f:write(header_for(x), data)
+    f:close()
+  end
+
+  local function parse_header(text, path)
+    local descr = text:match("'descr'%s*:%s*'([^']*)'")
+    local fortran = text:match("'fortran_order'%s*:%s*(%a+)")
+    local shape_text = text:match("'shape'%s*:%s*(%b())")
+    if not (descr and fortran and shape_text) then
+      fail(("load: %s: malformed .npy header"):format(path))
+    end
+    local order = descr:sub(1, 1)
+    local code = descr:sub(2)
+    if order == ">" and code:sub(2) ~= "1" then
+      fail(("load: %s: big-endian data (%s) is not supported"):format(path, descr))
+    end
+    local dtype = FROM_DESCR[code]
+    if not dtype then fail(("load: %s: unsupported dtype '%s'"):format(path, descr)) end
+    local shape = {}
+    for n in shape_text:gmatch("%d+") do shape[#shape + 1] = math.tointeger(tonumber(n)) end
+    return dtype, fortran == "True", shape
+  end
+
+  --- Read a .npy file into a new device array.
+  function ga.load(path)
+    if type(path) ~= "string" then fail("load: path must be a string") end
+    local f, err = io.open(path, "rb")
+    if not f then fail("load: " .. tostring(err)) end
+    local content = f:read("a")
+    f:close()
+    if content:sub(1, 6) ~= MAGIC then fail(("load: %s is not a .npy file"):format(path)) end
+    local major = content:byte(7)
+    local hlen, start
+    if major == 1 then
+      hlen, start = string.unpack("<I2", content, 9)
+    elseif major == 2 or major == 3 then
+      hlen, start = string.unpack("<I4", content, 9)
+    else
+      fail(("load: %s: unsupported .npy version %d"):format(path, major))
+    end
+    local dtype, fortran, shape = parse_header(content:sub(start, start + hlen - 1), path)
+    local data = content:sub(start + hlen)
+    local n = 1
+    for _, d in ipairs(shape) do n = n * d end
+    local need = n * ga.dtype(dtype).itemsize
+    if #data < need then
+      fail(("load: %s: %d bytes of data, the header promises %d"):format(path, #data, need))
+    end
+    data = data:sub(1, need)
+    if not fortran then return ga.array(data, { dtype = dtype, shape = shape }) end
+    -- Fortran order: the bytes are the C-order transpose
+    local rev = {}
+    for i = #shape, 1, -1 do rev[#rev + 1] = shape[i] end
+    return ga.array(data, { dtype = dtype, shape = rev }):transpose()
+  end
+end
