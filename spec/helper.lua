@@ -104,8 +104,10 @@ function helper.to_half(x)
   if a < 2 ^ -14 then
     q = rne(a * 2 ^ 24) / 2 ^ 24
   else
-    local m, e = math.frexp(a)      -- a = m * 2^e, m in [0.5, 1)
-    q = rne(m * 2048) / 2048 * 2 ^ e
+    local e = math.floor(math.log(a, 2))     -- a = m * 2^e, m in [1, 2)
+    while 2.0 ^ e > a do e = e - 1 end
+    while 2.0 ^ (e + 1) <= a do e = e + 1 end
+    q = rne(a / 2.0 ^ e * 1024) / 1024 * 2.0 ^ e
   end
   if x < 0 or (x == 0 and 1 / x < 0) then q = -q end
   return q

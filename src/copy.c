@@ -50,6 +50,49 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, copy_key *key, const
 
 static const char *ct(int t) { return ga_dtypes[t].ctype; }
 
+enum { K_FLAT, K_STRIDED, K_TILED, K_FILL_FLAT, K_FILL_STRIDED, K_ARANGE };
+
+/* The one-line extern "C" instantiation of a copy.cuh template: the launch
+** paths and the CI compile spec (_copy_wrapper) share it. */
+static void wrapper(char *w, size_t cap, const char *name, int kind, int tout, int tin, int v, int nd,
+                    int idx64) {
+  const char *I = idx64 ? "unsigned long long" : "unsigned";
+  const char *O = idx64 ? "long long" : "int";
+  const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
+  switch (kind) {
+    case K_FLAT:
+      snprintf(w, cap, "extern \"C\" __global__ void %s(%s *d, const %s *s, %s n) "
+               "{ ga_copy_flat<%s, %s, %d, %s>(d, s, n); }\n",
+               name, ct(tout), ct(tin), I, ct(tout), ct(tin), v, I);
+      break;
+    case K_STRIDED:
+      snprintf(w, cap, "extern \"C\" __global__ void %s(void *d, const void *s, %s<%d, 2> ix, %s n) "
+               "{ ga_copy_strided<%s, %s, %s<%d, 2>, %s, %s>(d, s, ix, n); }\n",
+               name, IX, nd, I, ct(tout), ct(tin), IX, nd, I, O);
+      break;
+    case K_TILED:
+      snprintf(w, cap, "extern \"C\" __global__ void %s(%s *d, const %s *s, long long n0, long long n1, "
+               "long long nb, long long d0, long long d1, long long db, long long s0, long long s1, "
+               "long long sb) { ga_copy_tiled<%s, %s>(d, s, n0, n1, nb, d0, d1, db, s0, s1, sb); }\n",
+               name, ct(tout), ct(tin), ct(tout), ct(tin));
+      break;
+    case K_FILL_FLAT:
+      snprintf(w, cap, "extern \"C\" __global__ void %s(%s *d, %s v, %s n) "
+               "{ ga_fill_flat<%s, %d, %s>(d, v, n); }\n", name, ct(tout), ct(tout), I, ct(tout), v, I);
+      break;
+    case K_FILL_STRIDED:
+      snprintf(w, cap, "extern \"C\" __global__ void %s(void *d, %s v, %s<%d, 1> ix, %s n) "
+               "{ ga_fill_strided<%s, %s<%d, 1>, %s, %s>(d, v, ix, n); }\n",
+               name, ct(tout), IX, nd, I, ct(tout), IX, nd, I, O);
+      break;
+    default:
+      snprintf(w, cap, "extern \"C\" __global__ void %s(%s *d, long long n, double a, double b, "
+               "long long c, long long e, int p, double l, int ai) "
+               "{ ga_arange<%s>(d, n, a, b, c, e, p, l, ai); }\n", name, ct(tout), ct(tout));
+      break;
+  }
+}
+
 static unsigned grid_for(lua_State *L, ga_state *ctx, int64_t work) {
   int64_t blocks = (work + THREADS - 1) / THREADS;
   int64_t cap = (int64_t)ga_device_info(L, ctx->device)->sm_count * 64;
@@ -75,12 +118,8 @@ static void copy_flat(lua_State *L, ga_state *ctx, int tout, void *dst, int tin,
   int v = pick_vec(dst, ga_dtypes[tout].itemsize, src, ga_dtypes[tin].itemsize, n);
   int idx64 = n >= ((int64_t)1 << 31) - 16;
   copy_key key = {{'c', 'f', 'l', 't'}, (uint8_t)tout, (uint8_t)tin, (uint8_t)v, 1, (uint8_t)idx64, {0}, 0};
-  char w[512];
-  const char *I = idx64 ? "unsigned long long" : "unsigned";
-  snprintf(w, sizeof w,
-           "extern \"C\" __global__ void k(%s *d, const %s *s, %s n) "
-           "{ ga_copy_flat<%s, %s, %d, %s>(d, s, n); }\n",
-           ct(tout), ct(tin), I, ct(tout), ct(tin), v, I);
+  char w[640];
+  wrapper(w, sizeof w, "k", K_FLAT, tout, tin, v, 1, idx64);
   cudaKernel_t k = get_kernel(L, ctx, &key, w);
   int64_t threads_needed = (n + v - 1) / v;
   unsigned grid = (unsigned)((threads_needed + THREADS - 1) / THREADS);
@@ -100,13 +139,7 @@ static void copy_strided(lua_State *L, ga_state *ctx, int tout, void *dst, int t
   else ga_pack_indexer32(&ix, nd, shape, 2, strides);
   copy_key key = {{'c', 's', 't', 'r'}, (uint8_t)tout, (uint8_t)tin, 0, (uint8_t)nd, (uint8_t)idx64, {0}, 0};
   char w[640];
-  const char *I = idx64 ? "unsigned long long" : "unsigned";
-  const char *O = idx64 ? "long long" : "int";
-  const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
-  snprintf(w, sizeof w,
-           "extern \"C\" __global__ void k(void *d, const void *s, %s<%d, 2> ix, %s n) "
-           "{ ga_copy_strided<%s, %s, %s<%d, 2>, %s, %s>(d, s, ix, n); }\n",
-           IX, nd, I, ct(tout), ct(tin), IX, nd, I, O);
+  wrapper(w, sizeof w, "k", K_STRIDED, tout, tin, 0, nd, idx64);
   cudaKernel_t k = get_kernel(L, ctx, &key, w);
   uint64_t n64 = (uint64_t)n;
   uint32_t n32 = (uint32_t)n;
@@ -138,11 +171,7 @@ static int copy_tiled(lua_State *L, ga_state *ctx, int tout, void *dst, int tin,
   d0 /= osz; d1 /= osz; db /= osz; s0 /= isz; s1 /= isz; sb /= isz;
   copy_key key = {{'c', 't', 'i', 'l'}, (uint8_t)tout, (uint8_t)tin, 0, 0, 1, {0}, 0};
   char w[640];
-  snprintf(w, sizeof w,
-           "extern \"C\" __global__ void k(%s *d, const %s *s, long long n0, long long n1, "
-           "long long nb, long long d0, long long d1, long long db, long long s0, long long s1, "
-           "long long sb) { ga_copy_tiled<%s, %s>(d, s, n0, n1, nb, d0, d1, db, s0, s1, sb); }\n",
-           ct(tout), ct(tin), ct(tout), ct(tin));
+  wrapper(w, sizeof w, "k", K_TILED, tout, tin, 0, 2, 1);
   cudaKernel_t k = get_kernel(L, ctx, &key, w);
   int64_t t0 = (n0 + 31) / 32, t1 = (n1 + 31) / 32;
   dim3 grid = dim3_make((unsigned)(t1 < 0x7fffffff ? t1 : 0x7fffffff),
@@ -244,12 +273,9 @@ void ga_fill(lua_State *L, ga_state *ctx, ga_array *dst, const ga_value *v) {
     int64_t n = shape[0];
     int vec = pick_vec(ptr, (int)isz, ptr, (int)isz, n);
     int idx64 = n >= ((int64_t)1 << 31) - 16;
-    const char *I = idx64 ? "unsigned long long" : "unsigned";
     copy_key key = {{'f', 'f', 'l', 't'}, (uint8_t)t, 0, (uint8_t)vec, 1, (uint8_t)idx64, {0}, 0};
-    char w[512];
-    snprintf(w, sizeof w,
-             "extern \"C\" __global__ void k(%s *d, %s v, %s n) { ga_fill_flat<%s, %d, %s>(d, v, n); }\n",
-             ct(t), ct(t), I, ct(t), vec, I);
+    char w[640];
+    wrapper(w, sizeof w, "k", K_FILL_FLAT, t, t, vec, 1, idx64);
     cudaKernel_t k = get_kernel(L, ctx, &key, w);
     int64_t threads_needed = (n + vec - 1) / vec;
     unsigned grid = (unsigned)((threads_needed + THREADS - 1) / THREADS);
@@ -265,15 +291,9 @@ void ga_fill(lua_State *L, ga_state *ctx, ga_array *dst, const ga_value *v) {
   ga_ixbuf ix;
   if (idx64) ga_pack_indexer64(&ix, nd, shape, 1, strides);
   else ga_pack_indexer32(&ix, nd, shape, 1, strides);
-  const char *I = idx64 ? "unsigned long long" : "unsigned";
-  const char *O = idx64 ? "long long" : "int";
-  const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
   copy_key key = {{'f', 's', 't', 'r'}, (uint8_t)t, 0, 0, (uint8_t)nd, (uint8_t)idx64, {0}, 0};
   char w[640];
-  snprintf(w, sizeof w,
-           "extern \"C\" __global__ void k(void *d, %s v, %s<%d, 1> ix, %s n) "
-           "{ ga_fill_strided<%s, %s<%d, 1>, %s, %s>(d, v, ix, n); }\n",
-           ct(t), IX, nd, I, ct(t), IX, nd, I, O);
+  wrapper(w, sizeof w, "k", K_FILL_STRIDED, t, t, 0, nd, idx64);
   cudaKernel_t k = get_kernel(L, ctx, &key, w);
   uint64_t n64 = (uint64_t)n;
   uint32_t n32 = (uint32_t)n;
@@ -294,11 +314,8 @@ void ga_arange_fill(lua_State *L, ga_state *ctx, ga_array *dst, double start, do
   int t = dst->dtype;
   int as_int = use_int;
   copy_key key = {{'a', 'r', 'a', 'n'}, (uint8_t)t, 0, 0, 0, 1, {0}, 0};
-  char w[512];
-  snprintf(w, sizeof w,
-           "extern \"C\" __global__ void k(%s *d, long long n, double a, double b, long long c, "
-           "long long e, int p, double l, int ai) { ga_arange<%s>(d, n, a, b, c, e, p, l, ai); }\n",
-           ct(t), ct(t));
+  char w[640];
+  wrapper(w, sizeof w, "k", K_ARANGE, t, t, 0, 1, 1);
   cudaKernel_t k = get_kernel(L, ctx, &key, w);
   void *ptr = dst->data;
   long long n = dst->size;
@@ -325,50 +342,34 @@ ga_array *ga_contiguous(lua_State *L, ga_state *ctx, int idx, int dtype, int for
   return c;
 }
 
-/* Test hook for CI: generate the source of a copy kernel without compiling
-** through the device path, so specs can NVRTC-compile every template. */
-static int l_copy_source(lua_State *L) {
-  const char *kind = luaL_checkstring(L, 1);
-  int tout = ga_checkdtype(L, 2, -1, "_copy_source");
-  int tin = ga_checkdtype(L, 3, tout, "_copy_source");
-  char w[1024];
-  if (strcmp(kind, "flat") == 0)
-    snprintf(w, sizeof w, "extern \"C\" __global__ void k(%s *d, const %s *s, unsigned n) "
-             "{ ga_copy_flat<%s, %s, %d, unsigned>(d, s, n); }\n", ct(tout), ct(tin), ct(tout), ct(tin),
-             16 / (ga_dtypes[tout].itemsize > ga_dtypes[tin].itemsize ? ga_dtypes[tout].itemsize
-                                                                        : ga_dtypes[tin].itemsize));
-  else if (strcmp(kind, "strided") == 0)
-    snprintf(w, sizeof w, "extern \"C\" __global__ void k(void *d, const void *s, ga_indexer32<3, 2> ix, "
-             "unsigned n) { ga_copy_strided<%s, %s, ga_indexer32<3, 2>, unsigned, int>(d, s, ix, n); }\n"
-             "extern \"C\" __global__ void k64(void *d, const void *s, ga_indexer64<2, 2> ix, "
-             "unsigned long long n) { ga_copy_strided<%s, %s, ga_indexer64<2, 2>, unsigned long long, "
-             "long long>(d, s, ix, n); }\n", ct(tout), ct(tin), ct(tout), ct(tin));
-  else if (strcmp(kind, "tiled") == 0)
-    snprintf(w, sizeof w, "extern \"C\" __global__ void k(%s *d, const %s *s, long long n0, long long n1, "
-             "long long nb, long long d0, long long d1, long long db, long long s0, long long s1, "
-             "long long sb) { ga_copy_tiled<%s, %s>(d, s, n0, n1, nb, d0, d1, db, s0, s1, sb); }\n",
-             ct(tout), ct(tin), ct(tout), ct(tin));
-  else if (strcmp(kind, "fill") == 0)
-    snprintf(w, sizeof w, "extern \"C\" __global__ void k(%s *d, %s v, unsigned n) "
-             "{ ga_fill_flat<%s, 1, unsigned>(d, v, n); }\n"
-             "extern \"C\" __global__ void k2(void *d, %s v, ga_indexer32<2, 1> ix, unsigned n) "
-             "{ ga_fill_strided<%s, ga_indexer32<2, 1>, unsigned, int>(d, v, ix, n); }\n",
-             ct(tout), ct(tout), ct(tout), ct(tout), ct(tout));
-  else if (strcmp(kind, "arange") == 0)
-    snprintf(w, sizeof w, "extern \"C\" __global__ void k(%s *d, long long n, double a, double b, "
-             "long long c, long long e, int p, double l, int ai) "
-             "{ ga_arange<%s>(d, n, a, b, c, e, p, l, ai); }\n", ct(tout), ct(tout));
-  else
-    return ga_error(L, "_copy_source: unknown kind '%s'", kind);
-  lua_pushstring(L, ga_kernel_source("common"));
-  lua_pushstring(L, ga_kernel_source("copy"));
+/* Test hook for CI: _copy_wrapper(kind, name, tout, tin, v, nd, idx64) is the
+** instantiation the launch path would generate, so specs can NVRTC-compile
+** every template for every dtype pair without a device. */
+static int l_copy_wrapper(lua_State *L) {
+  static const char *const kinds[] = {"flat", "strided", "tiled", "fill", "fill_strided", "arange", NULL};
+  int kind = luaL_checkoption(L, 1, NULL, kinds);
+  const char *name = luaL_checkstring(L, 2);
+  int tout = ga_checkdtype(L, 3, -1, "_copy_wrapper");
+  int tin = ga_checkdtype(L, 4, tout, "_copy_wrapper");
+  int v = (int)luaL_optinteger(L, 5, 1), nd = (int)luaL_optinteger(L, 6, 2);
+  int idx64 = lua_toboolean(L, 7);
+  if (tout < 0 || v < 1 || v > 16 || nd < 1 || nd > GA_MAXDIM) ga_error(L, "_copy_wrapper: bad arguments");
+  char w[640];
+  wrapper(w, sizeof w, name, kind, tout, tin, v, nd, idx64);
   lua_pushstring(L, w);
-  lua_concat(L, 3);
+  return 1;
+}
+
+static int l_kernel_source(lua_State *L) {
+  const char *src = ga_kernel_source(luaL_checkstring(L, 1));
+  if (!src) ga_error(L, "_kernel_source: no kernels/%s.cuh", lua_tostring(L, 1));
+  lua_pushstring(L, src);
   return 1;
 }
 
 static const luaL_Reg copy_funcs[] = {
-  {"_copy_source", l_copy_source},
+  {"_copy_wrapper", l_copy_wrapper},
+  {"_kernel_source", l_kernel_source},
   {NULL, NULL}
 };
 

@@ -1,0 +1,101 @@
+-- The device memory pool: accounting, free/<close>/__gc, bounded memory in a
+-- loop that drops big arrays, limits and the out-of-memory path. GPU only
+-- (the pool's logic itself is specced without a GPU in pool_spec.lua).
+local helper = require "helper"
+local ga = helper.ga
+local gpu_it = helper.gpu_it
+
+local MiB = 1024 * 1024
+
+describe("device memory", function()
+  gpu_it("free() returns memory now; later use raises", function()
+    local pool = ga.get_default_memory_pool()
+    local before = pool:used_bytes()
+    local x = ga.ones(MiB, "float32")
+    assert.equal(before + 4 * MiB, pool:used_bytes())
+    local v = x[{ { 1, 10 } }]
+    x:free()
+    -- a view still holds the block: memory returns when the view goes too
+    assert.equal(before + 4 * MiB, pool:used_bytes())
+    helper.assert_same({ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 }, v:totable())
+    v:free()
+    assert.equal(before, pool:used_bytes())
+    helper.assert_gaerror(function() x:totable() end, "freed")
+    helper.assert_gaerror(function() return x + 1 end)
+    helper.assert_gaerror(function() x:fill(3) end, "freed")
+    helper.assert_gaerror(function() ga.zeros(3):set(x) end, "freed")
+    x:free() -- freeing twice is harmless
+    assert.truthy(tostring(x):find("freed", 1, true))
+  end)
+
+  gpu_it("<close> frees at scope exit", function()
+    local pool = ga.get_default_memory_pool()
+    local before = pool:used_bytes()
+    do
+      local t <close> = ga.empty(2 * MiB, "uint8")
+      assert.equal(before + 2 * MiB, pool:used_bytes())
+      t:fill(7)
+    end
+    assert.equal(before, pool:used_bytes())
+  end)
+
+  gpu_it("a loop dropping a 256 MiB array 400 times stays bounded", function()
+    local pool = ga.get_default_memory_pool()
+    collectgarbage()
+    local base = pool:total_bytes()
+    local peak = 0
+    for i = 1, 400 do
+      local a = ga.empty(64 * MiB, "float32")   -- 256 MiB, dropped each iteration
+      if i % 50 == 0 then a:fill(i) end
+      peak = math.max(peak, pool:total_bytes())
+    end
+    assert.is_true(peak - base <= 4 * 256 * MiB, ("pool grew to %d MiB"):format((peak - base) // MiB))
+  end)
+
+  gpu_it("raises out of device memory past the limit, then recovers", function()
+    local pool = ga.get_default_memory_pool()
+    collectgarbage()
+    pool:free_all_blocks()
+    local old = pool:get_limit()
+    local keep = ga.arange(1000, "float32")
+    pool:set_limit({ size = pool:used_bytes() + 64 * MiB })
+    local ok, err = pcall(ga.empty, 128 * MiB, "uint8")
+    pool:set_limit({ size = old })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("^gpuarray: out of device memory %(requested 134217728 bytes, pool holds %d+%)"),
+      tostring(err))
+    helper.assert_same(ga.arange(1000, "float32"):totable(), keep:totable())
+    assert.equal(128 * MiB, ga.empty(128 * MiB, "uint8").nbytes)
+    assert.equal(old, pool:get_limit())
+  end)
+
+  gpu_it("collects unreachable arrays when memory runs short", function()
+    local pool = ga.get_default_memory_pool()
+    collectgarbage()
+    pool:free_all_blocks()
+    local old = pool:get_limit()
+    pool:set_limit({ size = pool:used_bytes() + 300 * MiB })
+    local ok, err = pcall(function()
+      for _ = 1, 20 do
+        local _ = ga.empty(100 * MiB, "uint8")   -- garbage at once; the retry path collects it
+      end
+    end)
+    pool:set_limit({ size = old })
+    assert(ok, err)
+  end)
+
+  gpu_it("reports pool statistics", function()
+    local pool = ga.get_default_memory_pool()
+    collectgarbage()
+    pool:free_all_blocks()
+    local used = pool:used_bytes()
+    local x = ga.empty(1000, "float64")
+    assert.equal(used + 8192, pool:used_bytes())   -- 8000 bytes rounded to 512
+    x:free()
+    assert.is_true(pool:free_bytes() >= 8192)
+    assert.is_true(pool:n_free_blocks() >= 1)
+    assert.equal(pool:used_bytes() + pool:free_bytes(), pool:total_bytes())
+    pool:free_all_blocks()
+    assert.equal(pool:used_bytes(), pool:total_bytes())
+  end)
+end)
