@@ -34,6 +34,7 @@ ga_array *ga_checkarray(lua_State *L, int idx) {
 }
 
 int ga_checkintlist(lua_State *L, int idx, int64_t *out, const char *fname) {
+  idx = lua_absindex(L, idx);
   if (lua_isinteger(L, idx)) {
     out[0] = lua_tointeger(L, idx);
     return 1;

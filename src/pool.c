@@ -569,7 +569,7 @@ static ga_block *alloc_recover(lua_State *L, ga_state *ctx, ga_pool *p, size_t n
   if (b) return b;
   if (round_size(nbytes)) {
     ga_pool_free_all(p);
-    lua_gc(ctx->main, LUA_GCCOLLECT);
+    lua_gc(L, LUA_GCCOLLECT);
     ga_pool_free_all(p);
     b = ga_pool_try_alloc(p, nbytes, s);
     if (b) return b;
@@ -592,7 +592,7 @@ ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
   if (ctx->gc_debt >= GC_BATCH) {
     size_t debt = ctx->gc_debt;
     ctx->gc_debt = 0;
-    gc_step(ctx->main, debt);
+    gc_step(L, debt);
   }
   return alloc_recover(L, ctx, p, nbytes, ctx->stream);
 }

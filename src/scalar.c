@@ -26,6 +26,7 @@ static int unknown_dtype(lua_State *L, const char *name, const char *fname) {
 }
 
 int ga_checkdtype(lua_State *L, int idx, int def, const char *fname) {
+  idx = lua_absindex(L, idx);
   switch (lua_type(L, idx)) {
     case LUA_TNONE:
     case LUA_TNIL:
@@ -76,6 +77,7 @@ static void fit_error(lua_State *L, int idx, int t, const char *why, const char 
 
 /* {re, im} at idx as two numbers; 0 when it is no such pair */
 static int complex_pair(lua_State *L, int idx, double *re, double *im) {
+  idx = lua_absindex(L, idx);
   if (!lua_istable(L, idx) || lua_rawlen(L, idx) != 2) return 0;
   int ok1, ok2;
   lua_rawgeti(L, idx, 1);

@@ -32,6 +32,7 @@ void ga_to_device(lua_State *L, ga_state *ctx, void *dst, const void *src, size_
 
 /* With a complex dtype, a table of exactly two numbers is one value */
 static int is_pair(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
   if (!lua_istable(L, idx) || lua_rawlen(L, idx) != 2) return 0;
   lua_rawgeti(L, idx, 1);
   lua_rawgeti(L, idx, 2);
