@@ -136,8 +136,10 @@ describe("creation", function()
       local z = ga.zeros(shape, dt)
       assert.equal(dt, z.dtype)
       assert.same(shape, z.shape)
-      local zero = ga.dtype(dt).kind == "b" and false or (ga.dtype(dt).kind == "c" and { 0, 0 } or 0)
-      local one = ga.dtype(dt).kind == "b" and true or (ga.dtype(dt).kind == "c" and { 1, 0 } or 1)
+      local kind = ga.dtype(dt).kind
+      local zero, one = 0, 1
+      if kind == "b" then zero, one = false, true end
+      if kind == "c" then zero, one = { 0, 0 }, { 1, 0 } end
       helper.assert_same(helper.random_table(shape, function() return zero end), z:totable())
       helper.assert_same(helper.random_table(shape, function() return one end), ga.ones(shape, ga[dt]):totable())
       helper.assert_same(helper.random_table(shape, function() return one end), ga.ones_like(z):totable())

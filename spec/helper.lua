@@ -64,9 +64,9 @@ function helper.same(a, b, rtol, path)
   return false, ("%s: %s vs %s"):format(path, tostring(a), tostring(b))
 end
 
-function helper.assert_same(expected, got, rtol)
+function helper.assert_same(expected, got, rtol, msg)
   local ok, why = helper.same(expected, got, rtol)
-  assert(ok, why)
+  assert(ok, msg and (msg .. ": " .. tostring(why)) or why)
 end
 
 --- An error that starts "gpuarray: " and contains the pattern (plain text).

@@ -84,7 +84,7 @@ describe("basic indexing", function()
         x[key] = row
         expected = R.assign(A, key, row)
       end
-      helper.assert_same(R.nested(expected), x:totable(), key_str(key))
+      helper.assert_same(R.nested(expected), x:totable(), nil, key_str(key))
       ::continue::
     end
   end)
