@@ -84,6 +84,22 @@ describe("device memory", function()
     assert(ok, err)
   end)
 
+  gpu_it("GPUARRAY_GPU_MEMORY_LIMIT sets the default pool's limit", function()
+    local function limit_with(value)
+      local cmd = ("GPUARRAY_GPU_MEMORY_LIMIT=%s LUA_PATH='lua/?.lua;lua/?/init.lua;;' "
+        .. "LUA_CPATH='build/?.so;;' lua5.4 -e 'local ga = require [[gpuarray]]; ga.zeros(1); "
+        .. "io.write(ga.get_default_memory_pool():get_limit())'"):format(value)
+      local p = assert(io.popen(cmd))
+      local out = p:read("a")
+      p:close()
+      return tonumber(out)
+    end
+    assert.equal(1073741824, limit_with("1073741824"))
+    local half = limit_with("50%")
+    local total = ga.device_properties().total_memory
+    assert.is_true(half and math.abs(half - total / 2) < total / 100, tostring(half))
+  end)
+
   gpu_it("reports pool statistics", function()
     local pool = ga.get_default_memory_pool()
     collectgarbage()
