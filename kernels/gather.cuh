@@ -67,6 +67,21 @@ __device__ __forceinline__ void ga_gather_flat(T *__restrict__ out, const char *
   }
 }
 
+// Rows: x[idx] on a matrix whose rows are contiguous (embedding lookups):
+// the space merged to (M, R) with out contiguous. Each thread copies one
+// vector of V elements of a row; rvec = R / V vectors per row.
+template <typename T, typename IDX, int V, typename I, typename O>
+__device__ __forceinline__ void ga_gather_rows(T *__restrict__ out, const char *__restrict__ x,
+                                               const IDX *__restrict__ idx, I nvec, I rvec, O n, O sa) {
+  I stride = (I)gridDim.x * blockDim.x;
+  for (I j = (I)blockIdx.x * blockDim.x + threadIdx.x; j < nvec; j += stride) {
+    I row = j / rvec;
+    O p = ga_wrap<O>(idx[row], n);
+    const ga_vec<T, V> *src = reinterpret_cast<const ga_vec<T, V> *>(x + (long long)(p * sa));
+    reinterpret_cast<ga_vec<T, V> *>(out)[j] = src[j - row * rvec];
+  }
+}
+
 // Any layout: the iteration space is out's shape (x's axes before the axis,
 // the index array's axes, x's axes after). The indexer gives three byte
 // offsets: out, x without the indexed axis, and the index array.

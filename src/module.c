@@ -8,6 +8,14 @@
 #include <string.h>
 
 #include "ga.h"
+#include "device.h"
+#include "pinned.h"
+#include "rawkernel.h"
+#include "stream.h"
+#include "gather.h"
+#include "reduction.h"
+#include "elementwise.h"
+#include "ufunc.h"
 
 static const char ctx_key = 'c';      /* registry key of the ga_state userdata */
 static const char methods_key = 'm';  /* registry key of the ndarray method table */
@@ -125,5 +133,16 @@ int luaopen_gpuarray_core(lua_State *L) {
   ga_open_create(L);
   ga_open_transfer(L);
   ga_open_index(L);
+  ga_open_stream(L);
+  ga_open_device(L);
+  ga_open_rawkernel(L);
+  ga_open_pinned(L);     /* after transfer: wraps x:set */
+  ga_open_gather(L);
+  ga_open_reduction(L);
+  ga_open_scan(L);
+  ga_open_mask(L);
+  ga_open_elementwise(L);
+  ga_open_ufunc(L);
+  ga_open_operators(L);
   return 1;
 }

@@ -29,6 +29,15 @@ typedef struct {
 ** '_'). Placeholder types are identifiers that are not dtype names. */
 void ga_parse_params(lua_State *L, const char *s, ga_paramlist *out, const char *fname);
 
+/* Index of the parameter called name, or -1 */
+int ga_params_find(const ga_paramlist *l, const char *name);
+/* Raise when an output parameter reuses an input's name */
+void ga_params_check_disjoint(lua_State *L, const ga_paramlist *in, const ga_paramlist *out,
+                              const char *fname);
+/* core._parse_params(s) -> list of {name=, type=, dtype= (nil for a
+** placeholder), raw=}: the parser as a Lua function, for specs */
+int ga_l_parse_params(lua_State *L);
+
 /* Placeholder bindings: type name -> dtype */
 typedef struct {
   int n;

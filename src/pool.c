@@ -1,6 +1,6 @@
 /*
 ** pool.c: the memory pool every array allocates from (CuPy's
-** SingleDeviceMemoryPool, in C).
+** SingleDeviceMemoryPool, in C), made safe across streams.
 **
 ** A pool owns segments (one cudaMalloc each) cut into chunks. Sizes are
 ** rounded up to 512 bytes. A chunk handed out is a ga_block; a free chunk sits
@@ -10,12 +10,35 @@
 ** the same segment and stream. Segments go back to CUDA only in free_all (and
 ** the out-of-memory path), and only when every chunk in them is free.
 **
-** The raw segment allocator is a small backend: cudaMalloc/cudaFree for device
-** pools, malloc/free for the host test pool (core._host_pool) that lets the
-** specs exercise all of the logic above on machines without a GPU.
+** Streams. A chunk freed on stream S is reused on S at once (stream order
+** protects it). Stream T may take it only after S's work passed it: the pool
+** records an event on S and makes T wait for it, without a host sync. That
+** is enough when a chunk was only ever used on the stream it was allocated
+** on. A chunk may also have been used elsewhere (the state switched streams,
+** or a launch named another stream); the pool cannot see each use, so it
+** watches the cause instead: a process-wide epoch counts stream switches and
+** explicit other-stream uses (ga_pool_streams_changed). A chunk released
+** in the same epoch it was handed out in takes the fast path above. Any
+** other release records an event on every live stream of the device (those
+** ga.Stream created, plus the legacy default stream) and parks the chunk as
+** pending until they all completed; allocation polls the pending list
+** (cudaEventQuery, no waiting) and completed chunks become idle: free for
+** every stream with no ordering at all. A stream being destroyed is fenced
+** the same way (an event recorded before cudaStreamDestroy): its free list
+** is parked, and the epoch moves so that its handle, which CUDA may give to
+** a new stream, never names an old free list. Waiting instead of parking
+** would serialise the streams the user wanted to overlap.
+**
+** Backends (poolev.c, with the stream registry and the events): cudaMalloc/
+** cudaFree for device pools; cudaMallocAsync/cudaFreeAsync for
+** ga.MemoryAsyncPool (the driver's pool, stream-ordered:
+** only the cross-stream release needs us); malloc/free with fake streams and
+** events for the host test pool (core._host_pool) that lets the specs
+** exercise all of the logic above on machines without a GPU.
 **
 ** Pools are process-wide and shared by every lua_State (one mutex each);
-** nothing here calls Lua while a pool mutex is held.
+** nothing here calls Lua. Lock order: the pool list, a pool, the stream
+** registry.
 */
 #include <errno.h>
 #include <limits.h>
@@ -24,123 +47,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ga.h"
+#include "pool_int.h"
 
-#define POOL_MT "gpuarray.MemoryPool"
+static _Atomic unsigned long epoch = 1;
 
-#define UNIT        512               /* allocation granularity (cudaMalloc aligns to 256) */
-#define EXACT_LOG2  8
-#define EXACT       (1 << EXACT_LOG2) /* bins 0..255: one per size, 512 B .. 128 KiB */
-#define SUB_LOG2    3
-#define SUB         (1 << SUB_LOG2)   /* then 8 bins per power of two */
-#define NBINS       (EXACT + 48 * SUB)
-#define NWORDS      ((NBINS + 63) / 64)
-#define GC_BATCH    ((size_t)16 << 20) /* step the Lua collector every 16 MiB */
-#define MAX_DEVICES 64
-
-typedef struct arena arena;
-typedef struct chunk chunk;
-
-struct chunk {
-  ga_block b;              /* first member: what arrays hold */
-  chunk *prev, *next;      /* neighbours in address order, same segment */
-  chunk *fprev, *fnext;    /* bin links while free */
-  chunk *sprev, *snext;    /* the pool's segment list (segment heads only) */
-  arena *arena;            /* the free list holding it; NULL while in use */
-  size_t segsize;          /* heads only: the size of the whole segment */
-  int bin;
-};
-
-/* The free chunks last used on one stream. A bitmap of non-empty bins makes
-** "the next bin that has anything" a couple of word scans. */
-struct arena {
-  arena *next;
-  cudaStream_t stream;
-  size_t nfree;
-  unsigned skip;           /* == pool->gen: ordering after this stream failed */
-  uint64_t bits[NWORDS];
-  chunk *bins[NBINS];
-};
-
-typedef struct {
-  void *(*alloc)(int device, size_t size);    /* NULL on failure */
-  void (*release)(int device, void *ptr);
-  int cuda;                                   /* streams and events are real */
-  const char *what;
-} backend;
-
-struct ga_pool {
-  pthread_mutex_t mu;
-  const backend *be;
-  int device;
-  size_t used, total, nfree, limit;
-  double limit_frac;       /* a percentage limit not yet turned into bytes */
-  arena *arenas;
-  chunk *segs;
-  cudaEvent_t ev;          /* orders one stream after another (see order_after) */
-  unsigned gen;
-};
-
-/* ===================================================================== */
-/* backends                                                              */
-/* ===================================================================== */
-
-static void *dev_alloc(int device, size_t size) {
-  void *ptr = NULL;
-  if (cudaMalloc(&ptr, size) != cudaSuccess) {
-    (void)cudaGetLastError();   /* leave no error behind for the next launch check */
-    return NULL;
-  }
-  return ptr;
+void ga_pool_streams_changed(void) {
+  atomic_fetch_add_explicit(&epoch, 1, memory_order_acq_rel);
 }
 
-static void dev_release(int device, void *ptr) {
-  if (cudaFree(ptr) != cudaSuccess) (void)cudaGetLastError();
+static unsigned long epoch_of(const ga_pool *p) {
+  return p->test ? p->test->epoch : atomic_load_explicit(&epoch, memory_order_acquire);
 }
 
-static void *host_alloc(int device, size_t size) {
-  return aligned_alloc(UNIT, size);   /* size is a multiple of UNIT */
-}
-
-static void host_release(int device, void *ptr) {
-  free(ptr);
-}
-
-static const backend device_backend = {dev_alloc, dev_release, 1, "device"};
-static const backend host_backend = {host_alloc, host_release, 0, "host test"};
-
-/* Make device current for a moment (pools may be used from a thread whose
-** current device differs); returns the previous device or -1 on failure */
-static int push_device(int device) {
-  int cur = -1;
-  if (cudaGetDevice(&cur) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return -1;
-  }
-  if (cur != device && cudaSetDevice(device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return -1;
-  }
-  return cur;
-}
-
-static void pop_device(int device, int prev) {
-  if (prev >= 0 && prev != device) (void)cudaSetDevice(prev);
-}
-
-static int device_total_mem(int device, size_t *total) {
-  size_t f, t;
-  int prev = push_device(device);
-  if (prev < 0) return 0;
-  cudaError_t err = cudaMemGetInfo(&f, &t);
-  pop_device(device, prev);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  *total = t;
-  return 1;
-}
+int ga_pool_device(const ga_pool *p) { return p->device; }
+int ga_pool_is_async(const ga_pool *p) { return p->be->kind == BE_ASYNC; }
 
 /* ===================================================================== */
 /* bins and arenas (pool mutex held)                                     */
@@ -260,28 +180,93 @@ static void split(ga_pool *p, chunk *c, size_t size, arena *rest) {
   bin_insert(p, rest, r);
 }
 
+/* c into arena a, merged with free neighbours of that same arena */
+static void free_insert(ga_pool *p, arena *a, chunk *c) {
+  chunk *n = c->next;
+  if (n && n->arena == a) {
+    bin_remove(p, n);
+    c->b.size += n->b.size;
+    c->next = n->next;
+    if (c->next) c->next->prev = c;
+    free(n);
+  }
+  chunk *pv = c->prev;
+  if (pv && pv->arena == a) {   /* pv absorbs c: a segment's head survives */
+    bin_remove(p, pv);
+    pv->b.size += c->b.size;
+    pv->next = c->next;
+    if (pv->next) pv->next->prev = pv;
+    free(c);
+    c = pv;
+  }
+  bin_insert(p, a, c);
+}
+
 /* Make stream 'to' wait for the work queued so far on 'from', without a host
-** sync. One event per pool is enough: a wait captures the event's state when
-** it is enqueued, so the event can be re-recorded right away (the mutex keeps
-** record and wait together). */
+** sync. A wait captures the event's state when it is enqueued, so the event
+** goes back to the free list right away. */
 static int order_after(ga_pool *p, cudaStream_t from, cudaStream_t to) {
-  if (!p->ev && cudaEventCreateWithFlags(&p->ev, cudaEventDisableTiming) != cudaSuccess) {
-    p->ev = NULL;
-    (void)cudaGetLastError();
-    return 0;
+  gev *g = ga_pool_gev_new(p);
+  if (!g) return 0;
+  int ok = p->be->record(p, &g->h, from) && p->be->wait(p, to, g->h);
+  ga_pool_gev_put(p, g);
+  return ok;   /* e.g. 'from' failed: leave its chunks alone */
+}
+
+/* ---- pending chunks */
+
+static void pending_push(ga_pool *p, chunk *c, fence *f) {
+  c->fence = f;
+  c->arena = NULL;
+  c->fnext = NULL;
+  c->fprev = p->pending_tail;
+  if (c->fprev) c->fprev->fnext = c;
+  else p->pending = c;
+  p->pending_tail = c;
+  p->npending++;
+}
+
+static void pending_remove(ga_pool *p, chunk *c) {
+  if (c->fprev) c->fprev->fnext = c->fnext;
+  else p->pending = c->fnext;
+  if (c->fnext) c->fnext->fprev = c->fprev;
+  else p->pending_tail = c->fprev;
+  c->fprev = c->fnext = NULL;
+  if (c->fence) ga_pool_fence_free(p, c->fence);
+  c->fence = NULL;
+  p->npending--;
+}
+
+/* A chunk nobody may still use, free for every stream */
+static void make_idle(ga_pool *p, chunk *c) {
+  arena *a = arena_get(p, IDLE);
+  if (a) free_insert(p, a, c);
+  else pending_push(p, c, NULL);   /* no host memory: try again later */
+}
+
+/* Pending chunks whose fences completed become idle. Fences complete
+** roughly in release order, so polling stops at the first one still
+** running: allocation pays for a query or two, not for the whole list. With
+** wait, every fence is waited for (free_all, out of memory, destroying the
+** pool). */
+static void pending_poll(ga_pool *p, int wait) {
+  for (chunk *c = p->pending, *cn; c; c = cn) {
+    cn = c->fnext;
+    if (c->fence) {   /* none: parked for want of memory after a sync */
+      if (wait) ga_pool_fence_sync(p, c->fence);
+      else if (!ga_pool_fence_done(p, c->fence)) break;
+    }
+    pending_remove(p, c);
+    make_idle(p, c);
   }
-  if (cudaEventRecord(p->ev, from) != cudaSuccess ||
-      cudaStreamWaitEvent(to, p->ev, 0) != cudaSuccess) {
-    (void)cudaGetLastError();   /* e.g. 'from' was destroyed: leave its chunks alone */
-    return 0;
-  }
-  return 1;
 }
 
 /* A cached chunk of at least size bytes for stream s, taken out of the free
 ** lists, or NULL. s's own chunks first (reusable at once: stream order), then
-** the best fit among other streams' chunks, after ordering s behind them. */
+** idle ones, then the best fit among other streams' chunks, after ordering s
+** behind them. */
 static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
+  if (p->pending) pending_poll(p, 0);
   arena *own = arena_find(p, s), *from = NULL;
   chunk *c = own && own->nfree ? arena_best(own, size) : NULL;
   if (c) {
@@ -290,11 +275,17 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
     return c;
   }
   if (p->nfree == 0) return NULL;
+  arena *idle = arena_find(p, IDLE);
+  if (idle && idle->nfree && (c = arena_best(idle, size)) != NULL) {
+    bin_remove(p, c);
+    split(p, c, size, idle);
+    return c;
+  }
   p->gen++;
   for (;;) {
     c = NULL;
     for (arena *a = p->arenas; a; a = a->next) {
-      if (a == own || !a->nfree || a->skip == p->gen) continue;
+      if (a == own || a == idle || !a->nfree || a->skip == p->gen) continue;
       chunk *x = arena_best(a, size);
       if (x && (!c || x->b.size < c->b.size)) {
         c = x;
@@ -302,7 +293,7 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
       }
     }
     if (!c) return NULL;
-    if (!p->be->cuda || order_after(p, from->stream, s)) break;
+    if (order_after(p, from->stream, s)) break;
     from->skip = p->gen;
   }
   bin_remove(p, c);
@@ -314,7 +305,7 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
 ** be asked (creating the pool must not need a GPU) */
 static void resolve_limit(ga_pool *p) {
   size_t t;
-  if (p->limit_frac > 0 && p->be->cuda && device_total_mem(p->device, &t)) {
+  if (p->limit_frac > 0 && p->be->kind != BE_HOST && ga_pool_total_mem(p->device, &t)) {
     p->limit = (size_t)(p->limit_frac * (double)t);
     p->limit_frac = 0;
   }
@@ -324,35 +315,77 @@ static void resolve_limit(ga_pool *p) {
 /* pools                                                                 */
 /* ===================================================================== */
 
+static pthread_mutex_t list_mu = PTHREAD_MUTEX_INITIALIZER;
+static ga_pool *pool_list;
+
 static ga_pool *pool_new(const backend *be, int device) {
   ga_pool *p = (ga_pool *)calloc(1, sizeof *p);
   if (!p) return NULL;
+  if (be->kind == BE_HOST && !(p->test = (hosttest *)calloc(1, sizeof *p->test))) {
+    free(p);
+    return NULL;
+  }
   if (pthread_mutex_init(&p->mu, NULL) != 0) {
+    free(p->test);
     free(p);
     return NULL;
   }
   p->be = be;
   p->device = device;
+  if (be->kind != BE_HOST) {   /* device pools hear about destroyed streams */
+    pthread_mutex_lock(&list_mu);
+    p->lnext = pool_list;
+    pool_list = p;
+    pthread_mutex_unlock(&list_mu);
+  }
   return p;
 }
 
-/* Host test pools only (default pools live as long as the process) */
+/* Everything goes: segments (in use or not: only host test pools and empty
+** owned pools get here), arenas, events. */
 static void pool_destroy(ga_pool *p) {
+  if (p->be->kind != BE_HOST) {
+    pthread_mutex_lock(&list_mu);
+    for (ga_pool **pp = &pool_list; *pp; pp = &(*pp)->lnext)
+      if (*pp == p) {
+        *pp = p->lnext;
+        break;
+      }
+    pthread_mutex_unlock(&list_mu);
+  }
+  int prev = p->be->kind != BE_HOST ? ga_pool_push_device(p->device) : -1;
+  pending_poll(p, 1);   /* leftovers (no memory to make them idle) go with their segments */
   for (chunk *h = p->segs, *hn; h; h = hn) {
     hn = h->snext;
     for (chunk *c = h->next, *cn; c; c = cn) {
       cn = c->next;
       free(c);
     }
-    p->be->release(p->device, h->b.ptr);
+    p->be->release(p, h->b.ptr);
     free(h);
   }
   for (arena *a = p->arenas, *an; a; a = an) {
     an = a->next;
     free(a);
   }
-  if (p->ev) (void)cudaEventDestroy(p->ev);
+  for (gev *g = p->retired, *gn; g; g = gn) {
+    gn = g->next;
+    p->be->ev_free(p, g->h);
+    free(g);
+  }
+  for (gev *g = p->gfree, *gn; g; g = gn) {
+    gn = g->next;
+    p->be->ev_free(p, g->h);
+    free(g);
+  }
+  if (p->free_stream) {
+    (void)cudaStreamSynchronize(p->free_stream);
+    (void)cudaStreamDestroy(p->free_stream);
+  }
+  if (p->be->kind != BE_HOST) ga_pool_pop_device(p->device, prev);
+  (void)cudaGetLastError();
   pthread_mutex_destroy(&p->mu);
+  free(p->test);
   free(p);
 }
 
@@ -389,7 +422,7 @@ ga_pool *ga_pool_default(int device) {
   if (p) return p;
   pthread_mutex_lock(&defaults_mu);
   p = atomic_load_explicit(&defaults[device], memory_order_relaxed);
-  if (!p && (p = pool_new(&device_backend, device)) != NULL) {
+  if (!p && (p = pool_new(&ga_pool_device_backend, device)) != NULL) {
     env_limit(p);
     atomic_store_explicit(&defaults[device], p, memory_order_release);
   }
@@ -397,45 +430,87 @@ ga_pool *ga_pool_default(int device) {
   return p;
 }
 
-/* For device pools the caller has made p's device current (ga_alloc does) */
-ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
-  size_t size = round_size(nbytes);
-  if (!size) return NULL;
-  pthread_mutex_lock(&p->mu);
-  chunk *c = take_cached(p, size, s);
-  if (c) {
-    p->used += c->b.size;
-    pthread_mutex_unlock(&p->mu);
-    goto handout;
-  }
-  resolve_limit(p);
-  if (p->limit && (p->total > p->limit || size > p->limit - p->total)) {
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
-  }
-  p->total += size;   /* reserve, so concurrent allocations respect the limit */
-  pthread_mutex_unlock(&p->mu);
+static ga_pool *owned_pool(const backend *be, int device) {
+  if (device < 0 || device >= MAX_DEVICES) return NULL;
+  ga_pool *p = pool_new(be, device);
+  if (p) p->owned = 1;
+  return p;
+}
 
-  /* cudaMalloc can take milliseconds: not under the mutex */
-  void *ptr = p->be->alloc(p->device, size);
-  c = ptr ? (chunk *)calloc(1, sizeof *c) : NULL;
-  if (!c && ptr) p->be->release(p->device, ptr);
+ga_pool *ga_pool_new_device(int device) { return owned_pool(&ga_pool_device_backend, device); }
+ga_pool *ga_pool_new_async(int device) { return owned_pool(&ga_pool_async_backend, device); }
+
+ga_pool *ga_pool_new_host(void) {
+  ga_pool *p = pool_new(&ga_pool_host_backend, -1);
+  if (p) p->owned = 1;
+  return p;
+}
+
+void ga_pool_release_owner(ga_pool *p) {
+  if (!p || !p->owned) return;
   pthread_mutex_lock(&p->mu);
-  if (!c) {
-    p->total -= size;
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
-  }
+  int now = p->be->kind == BE_HOST || (p->used == 0 && !p->dying);
+  p->orphan = 1;
+  if (now) p->dying = 1;
+  pthread_mutex_unlock(&p->mu);
+  if (now) pool_destroy(p);
+}
+
+/* ---- allocation */
+
+static chunk *new_block(ga_pool *p, void *ptr, size_t size) {
+  chunk *c = (chunk *)calloc(1, sizeof *c);
+  if (!c) return NULL;
   c->b.ptr = ptr;
   c->b.size = size;
   c->b.device = p->device;
   c->b.pool = p;
   c->b.priv = c;
   c->segsize = size;
-  c->snext = p->segs;
-  if (p->segs) p->segs->sprev = c;
-  p->segs = c;
-  p->used += size;
+  return c;
+}
+
+/* For device pools the caller has made p's device current (ga_alloc does) */
+ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
+  size_t size = round_size(nbytes);
+  if (!size) return NULL;
+  pthread_mutex_lock(&p->mu);
+  chunk *c = p->be->kind == BE_ASYNC ? NULL : take_cached(p, size, s);
+  if (c) {
+    p->used += c->b.size;
+    pthread_mutex_unlock(&p->mu);
+    goto handout;
+  }
+  resolve_limit(p);
+  size_t held = p->be->kind == BE_ASYNC ? p->used : p->total;
+  if (p->limit && (held > p->limit || size > p->limit - held)) {
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+  }
+  if (p->be->kind == BE_ASYNC) p->used += size;
+  else p->total += size;   /* reserve, so concurrent allocations respect the limit */
+  pthread_mutex_unlock(&p->mu);
+
+  /* cudaMalloc can take milliseconds: not under the mutex */
+  void *ptr = p->be->alloc(p, size, s);
+  c = ptr ? new_block(p, ptr, size) : NULL;
+  if (!c && ptr) {
+    if (p->be->kind == BE_ASYNC) (void)cudaFreeAsync(ptr, s);
+    else p->be->release(p, ptr);
+  }
+  pthread_mutex_lock(&p->mu);
+  if (!c) {
+    if (p->be->kind == BE_ASYNC) p->used -= size;
+    else p->total -= size;
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+  }
+  if (p->be->kind != BE_ASYNC) {
+    c->snext = p->segs;
+    if (p->segs) p->segs->sprev = c;
+    p->segs = c;
+    p->used += size;
+  }
   pthread_mutex_unlock(&p->mu);
 
 handout:
@@ -443,38 +518,81 @@ handout:
   c->b.stream = s;
   c->b.release = NULL;
   c->b.release_ctx = NULL;
+  c->epoch = epoch_of(p);
   return &c->b;
 }
 
-/* Back into the free list of the stream it was used on, merged with free
-** neighbours of that same list */
-static void chunk_release(ga_pool *p, chunk *c) {
-  pthread_mutex_lock(&p->mu);
-  arena *a = arena_get(p, c->b.stream);
-  if (!a) {   /* no host memory for a free list: keep it counted as in use */
-    pthread_mutex_unlock(&p->mu);
+/* ---- release */
+
+/* A chunk that may have been used on other streams: fence it (pool mutex
+** held, device current) */
+static void release_fenced(ga_pool *p, chunk *c) {
+  fence *f = ga_pool_fence_now(p);
+  if (f) {
+    pending_push(p, c, f);
     return;
   }
+  /* no memory for a fence: wait for the device, then it is idle */
+  if (p->be->kind == BE_HOST) {
+    memcpy(p->test->completed, p->test->submitted, sizeof p->test->completed);
+  } else if (cudaDeviceSynchronize() != cudaSuccess) {
+    (void)cudaGetLastError();
+  }
+  make_idle(p, c);
+}
+
+/* Async pools: cudaFreeAsync on the stream it was allocated on, or, when it
+** may have been used elsewhere, on the pool's own stream after waiting for
+** every live stream */
+static void async_release(ga_pool *p, chunk *c, int fast) {
+  cudaStream_t s = c->b.stream;
+  if (!fast) {
+    fence *f = NULL;
+    if (!p->free_stream &&
+        cudaStreamCreateWithFlags(&p->free_stream, cudaStreamNonBlocking) != cudaSuccess) {
+      p->free_stream = NULL;
+      (void)cudaGetLastError();
+    }
+    if (p->free_stream && (f = ga_pool_fence_now(p)) != NULL) {
+      for (int i = 0; i < f->n; i++) p->be->wait(p, p->free_stream, f->ev[i]->h);
+      ga_pool_fence_free(p, f);
+      s = p->free_stream;
+    } else {
+      if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
+      s = NULL;
+    }
+  }
+  if (cudaFreeAsync(c->b.ptr, s) != cudaSuccess) (void)cudaGetLastError();
   p->used -= c->b.size;
-  chunk *n = c->next;
-  if (n && n->arena == a) {
-    bin_remove(p, n);
-    c->b.size += n->b.size;
-    c->next = n->next;
-    if (c->next) c->next->prev = c;
-    free(n);
+  free(c);
+}
+
+/* The epoch is read under the mutex: a stream being destroyed moves it
+** before it empties its free list here, so no chunk lands in a dead
+** stream's list afterwards. */
+static void chunk_release(ga_pool *p, chunk *c) {
+  pthread_mutex_lock(&p->mu);
+  int fast = c->epoch == epoch_of(p);
+  /* events and cudaFreeAsync go to this device's streams */
+  int dev = p->be->kind == BE_ASYNC || (!fast && p->be->kind != BE_HOST);
+  int prev = dev ? ga_pool_push_device(p->device) : -1;
+  if (p->be->kind == BE_ASYNC) {
+    async_release(p, c, fast);
+  } else {
+    arena *a = fast ? arena_get(p, c->b.stream) : NULL;
+    if (fast && !a) {   /* no host memory for a free list: keep it counted as in use */
+      pthread_mutex_unlock(&p->mu);
+      return;
+    }
+    p->used -= c->b.size;
+    if (fast) free_insert(p, a, c);
+    else release_fenced(p, c);
   }
-  chunk *pv = c->prev;
-  if (pv && pv->arena == a) {   /* pv absorbs c: a segment's head survives */
-    bin_remove(p, pv);
-    pv->b.size += c->b.size;
-    pv->next = c->next;
-    if (pv->next) pv->next->prev = pv;
-    free(c);
-    c = pv;
-  }
-  bin_insert(p, a, c);
+  int destroy = p->orphan && p->used == 0 && !p->dying;
+  if (destroy) p->dying = 1;
   pthread_mutex_unlock(&p->mu);
+  if (dev) ga_pool_pop_device(p->device, prev);
+  if (destroy) pool_destroy(p);
 }
 
 void ga_block_retain(ga_block *b) {
@@ -493,12 +611,96 @@ void ga_block_release(ga_block *b) {
   chunk_release(b->pool, (chunk *)b->priv);
 }
 
+/* ===================================================================== */
+/* destroyed streams                                                     */
+/* ===================================================================== */
+
+/* s is going away: its free chunks wait for its last work, then go idle
+** (pool mutex held; device current for device pools) */
+static void retire_in(ga_pool *p, cudaStream_t s) {
+  gev *g = ga_pool_gev_new(p);
+  if (g && !p->be->record(p, &g->h, s)) {
+    ga_pool_gev_put(p, g);
+    g = NULL;
+  }
+  if (!g) {   /* cannot fence it: wait for it */
+    if (p->be->kind == BE_HOST) {
+      int sid = ga_pool_sid(s);
+      p->test->completed[sid] = p->test->submitted[sid];
+    } else if (cudaStreamSynchronize(s) != cudaSuccess) {
+      (void)cudaGetLastError();
+    }
+  }
+  arena *a = arena_find(p, s);
+  while (a && a->nfree) {
+    int b = next_bin(a, 0);
+    chunk *c = a->bins[b];
+    bin_remove(p, c);
+    fence *f = g ? (fence *)malloc(sizeof *f + sizeof(gev *)) : NULL;
+    if (f) {
+      f->n = 1;
+      f->ev[0] = g;
+      g->refs++;
+      pending_push(p, c, f);
+    } else {
+      if (g) p->be->sync(p, g->h);
+      make_idle(p, c);
+    }
+  }
+  /* the empty arena stays: a new stream given the same handle finds it
+  ** empty, and releases of the old stream's chunks are fenced (epoch) */
+  if (g) {   /* later fenced releases wait for it too, until it completes */
+    g->next = p->retired;
+    p->retired = g;
+  }
+}
+
+void ga_pool_stream_destroyed(int device, cudaStream_t s) {
+  /* first: no new fence records on s; then the epoch moves, so in-use
+  ** chunks of s are fenced when released */
+  ga_pool_registry_remove(device, s);
+  ga_pool_streams_changed();
+  int prev = ga_pool_push_device(device);
+  pthread_mutex_lock(&list_mu);
+  for (ga_pool *p = pool_list; p; p = p->lnext) {
+    if (p->device != device || p->be->kind != BE_DEVICE) continue;
+    pthread_mutex_lock(&p->mu);
+    retire_in(p, s);
+    pthread_mutex_unlock(&p->mu);
+  }
+  pthread_mutex_unlock(&list_mu);
+  ga_pool_pop_device(device, prev);
+}
+
+/* ===================================================================== */
+/* statistics, limits, emptying                                          */
+/* ===================================================================== */
+
+static cudaMemPool_t async_mempool(int device) {
+  cudaMemPool_t mp = NULL;
+  if (cudaDeviceGetMemPool(&mp, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return NULL;
+  }
+  return mp;
+}
+
 void ga_pool_get_stats(ga_pool *p, ga_pool_stats *st) {
+  size_t reserved = 0;
+  if (p->be->kind == BE_ASYNC) {
+    cudaMemPool_t mp = async_mempool(p->device);
+    uint64_t v = 0;
+    if (mp && cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReservedMemCurrent, &v) == cudaSuccess)
+      reserved = (size_t)v;
+    else
+      (void)cudaGetLastError();
+  }
   pthread_mutex_lock(&p->mu);
+  if (p->pending) pending_poll(p, 0);
   resolve_limit(p);
   st->used_bytes = p->used;
-  st->total_bytes = p->total;
-  st->free_bytes = p->total - p->used;
+  st->total_bytes = p->be->kind == BE_ASYNC ? (reserved > p->used ? reserved : p->used) : p->total;
+  st->free_bytes = st->total_bytes - p->used;
   st->n_free_blocks = p->nfree;
   st->limit = p->limit;
   pthread_mutex_unlock(&p->mu);
@@ -511,12 +713,29 @@ void ga_pool_set_limit(ga_pool *p, size_t limit) {
   pthread_mutex_unlock(&p->mu);
 }
 
+static void async_free_all(ga_pool *p) {
+  int prev = ga_pool_push_device(p->device);
+  if (prev < 0) return;
+  cudaMemPool_t mp = async_mempool(p->device);
+  if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
+  if (mp && cudaMemPoolTrimTo(mp, 0) != cudaSuccess) (void)cudaGetLastError();
+  ga_pool_pop_device(p->device, prev);
+}
+
 /* Give back every segment whose chunks are all free. Their chunks may sit in
 ** different streams' lists: cudaFree waits for the whole device, so that is
-** safe here (and only here). */
+** safe here (and only here). Pending chunks are waited for first. */
 void ga_pool_free_all(ga_pool *p) {
+  if (p->be->kind == BE_ASYNC) {
+    async_free_all(p);
+    return;
+  }
   chunk *dead = NULL;
+  int dev = p->be->kind != BE_HOST;
+  int prev = -1;
+  if (dev && p->pending) prev = ga_pool_push_device(p->device);
   pthread_mutex_lock(&p->mu);
+  if (p->pending) pending_poll(p, 1);
   for (chunk *h = p->segs, *hn; h; h = hn) {
     hn = h->snext;
     chunk *c = h;
@@ -536,302 +755,64 @@ void ga_pool_free_all(ga_pool *p) {
     dead = h;
   }
   pthread_mutex_unlock(&p->mu);
-  if (!dead) return;   /* no CUDA call at all when nothing is cached */
-  int prev = p->be->cuda ? push_device(p->device) : -1;
-  for (chunk *h = dead, *hn; h; h = hn) {
-    hn = h->snext;
-    p->be->release(p->device, h->b.ptr);
-    free(h);
-  }
-  if (p->be->cuda) pop_device(p->device, prev);
-}
-
-/* ===================================================================== */
-/* the Lua side of allocation                                            */
-/* ===================================================================== */
-
-/* Lua 5.5 changed lua_gc: LUA_GCSTEP takes a size_t in bytes there */
-static void gc_step(lua_State *L, size_t bytes) {
-  if (!lua_gc(L, LUA_GCISRUNNING)) return;   /* stopped by the host: respect it */
-#if LUA_VERSION_NUM >= 505
-  lua_gc(L, LUA_GCSTEP, bytes);
-#else
-  size_t kb = bytes / 1024;
-  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-#endif
-}
-
-/* The pool's allocation with CuPy's recovery: empty the cache, run a full
-** collection (finalizers release blocks), empty the cache again, retry */
-static ga_block *alloc_recover(lua_State *L, ga_state *ctx, ga_pool *p, size_t nbytes,
-                               cudaStream_t s) {
-  ga_block *b = ga_pool_try_alloc(p, nbytes, s);
-  if (b) return b;
-  if (round_size(nbytes)) {
-    ga_pool_free_all(p);
-    lua_gc(L, LUA_GCCOLLECT);
-    ga_pool_free_all(p);
-    b = ga_pool_try_alloc(p, nbytes, s);
-    if (b) return b;
-  }
-  ga_pool_stats st;
-  ga_pool_get_stats(p, &st);
-  ga_error(L, "out of %s memory (requested %I bytes, pool holds %I)", p->be->what,
-           (lua_Integer)nbytes, (lua_Integer)st.total_bytes);
-  return NULL;
-}
-
-ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
-  ga_device_enter(L, ctx);
-  ga_pool *p = ctx->pool ? ctx->pool : ga_pool_default(ctx->device);
-  if (!p) ga_error(L, "no memory pool for device %d", ctx->device);
-  /* The collector cannot see device memory: make it work as if these bytes
-  ** were Lua's, in batches so small arrays cost one addition */
-  size_t size = round_size(nbytes);
-  ctx->gc_debt += size;
-  if (ctx->gc_debt >= GC_BATCH) {
-    size_t debt = ctx->gc_debt;
-    ctx->gc_debt = 0;
-    gc_step(L, debt);
-  }
-  return alloc_recover(L, ctx, p, nbytes, ctx->stream);
-}
-
-/* ===================================================================== */
-/* pool objects                                                          */
-/* ===================================================================== */
-
-typedef struct {
-  ga_pool *p;
-  int host;     /* a host test pool, owned by this object */
-} lpool;
-
-static const char objs_key = 'p';   /* registry: device -> its default pool object */
-
-static lpool *checkpool(lua_State *L, const char *fname) {
-  lpool *u = (lpool *)luaL_testudata(L, 1, POOL_MT);
-  if (!u || !u->p)
-    ga_error(L, "%s: expected a memory pool, got %s", fname, luaL_typename(L, 1));
-  return u;
-}
-
-static lpool *checkhost(lua_State *L, const char *fname) {
-  lpool *u = checkpool(L, fname);
-  if (!u->host) ga_error(L, "%s: only the host test pool (_host_pool) has it", fname);
-  return u;
-}
-
-static lua_Integer checkint(lua_State *L, int idx, const char *fname, const char *what) {
-  int ok;
-  lua_Integer v = lua_tointegerx(L, idx, &ok);
-  if (!ok || v < 0)
-    ga_error(L, "%s: %s must be a non-negative integer, got %s", fname, what,
-             luaL_tolstring(L, idx, NULL));
-  return v;
-}
-
-static ga_pool_stats getstats(lua_State *L, const char *fname) {
-  ga_pool_stats st;
-  ga_pool_get_stats(checkpool(L, fname)->p, &st);
-  return st;
-}
-
-static int l_used_bytes(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)getstats(L, "used_bytes").used_bytes);
-  return 1;
-}
-
-static int l_total_bytes(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)getstats(L, "total_bytes").total_bytes);
-  return 1;
-}
-
-static int l_free_bytes(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)getstats(L, "free_bytes").free_bytes);
-  return 1;
-}
-
-static int l_n_free_blocks(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)getstats(L, "n_free_blocks").n_free_blocks);
-  return 1;
-}
-
-static int l_get_limit(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)getstats(L, "get_limit").limit);
-  return 1;
-}
-
-static int l_free_all_blocks(lua_State *L) {
-  ga_pool_free_all(checkpool(L, "free_all_blocks")->p);
-  return 0;
-}
-
-/* set_limit({size = bytes} | {fraction = f}) or set_limit(bytes); 0 or
-** neither: no limit */
-static int l_set_limit(lua_State *L) {
-  lpool *u = checkpool(L, "set_limit");
-  size_t limit = 0;
-  if (lua_type(L, 2) == LUA_TNUMBER) {
-    limit = (size_t)checkint(L, 2, "set_limit", "size");
-  } else if (lua_type(L, 2) == LUA_TTABLE) {
-    int hassize = lua_getfield(L, 2, "size") != LUA_TNIL;
-    int hasfrac = lua_getfield(L, 2, "fraction") != LUA_TNIL;
-    if (hassize && hasfrac) ga_error(L, "set_limit: give size or fraction, not both");
-    if (hassize) limit = (size_t)checkint(L, -2, "set_limit", "size");
-    if (hasfrac) {
-      int ok;
-      lua_Number f = lua_tonumberx(L, -1, &ok);
-      if (!ok || !(f >= 0 && f <= 1))
-        ga_error(L, "set_limit: fraction must be a number in [0, 1]");
-      if (u->host) ga_error(L, "set_limit: fraction needs a device pool");
-      ga_device_enter(L, ga_ctx(L));
-      size_t total;
-      if (!device_total_mem(u->p->device, &total))
-        ga_error(L, "set_limit: cannot read the memory size of device %d", u->p->device);
-      limit = (size_t)(f * (double)total);
+  if (dead) {   /* no CUDA call at all when nothing is cached */
+    if (dev && prev < 0) prev = ga_pool_push_device(p->device);
+    for (chunk *h = dead, *hn; h; h = hn) {
+      hn = h->snext;
+      p->be->release(p, h->b.ptr);
+      free(h);
     }
-  } else if (!lua_isnoneornil(L, 2)) {
-    ga_error(L, "set_limit: expected {size = n} or {fraction = f}, got %s",
-             luaL_typename(L, 2));
   }
-  ga_pool_set_limit(u->p, limit);
-  return 0;
+  if (dev) ga_pool_pop_device(p->device, prev);
 }
 
-static int l_pool_tostring(lua_State *L) {
-  lpool *u = checkpool(L, "__tostring");
-  if (u->host) lua_pushfstring(L, "gpuarray.MemoryPool(host test %p)", (void *)u->p);
-  else lua_pushfstring(L, "gpuarray.MemoryPool(device %d)", u->p->device);
-  return 1;
+/* ===================================================================== */
+/* host test hooks                                                       */
+/* ===================================================================== */
+
+static int test_sid(int sid) { return sid >= 0 && sid < GA_POOL_TEST_STREAMS; }
+
+void ga_pool_test_work(ga_pool *p, int sid) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->submitted[sid]++;
+  pthread_mutex_unlock(&p->mu);
 }
 
-static int l_pool_gc(lua_State *L) {
-  lpool *u = (lpool *)luaL_testudata(L, 1, POOL_MT);
-  if (u && u->host && u->p) {   /* default pools are process-wide: never freed */
-    pool_destroy(u->p);
-    u->p = NULL;
-  }
-  return 0;
+void ga_pool_test_finish(ga_pool *p, int sid, long upto) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  unsigned long sub = p->test->submitted[sid];
+  p->test->completed[sid] = upto >= 0 && (unsigned long)upto < sub ? (unsigned long)upto : sub;
+  pthread_mutex_unlock(&p->mu);
 }
 
-/* ---- the host test pool's handles: integers, checked against the live set
-** kept in the object's user value so a bad handle is an error, not a crash */
-
-static ga_block *checkhandle(lua_State *L, const char *fname) {
-  checkhost(L, fname);
-  int ok;
-  lua_Integer h = lua_tointegerx(L, 2, &ok);
-  lua_getiuservalue(L, 1, 1);
-  if (!ok || lua_rawgeti(L, -1, h) != LUA_TBOOLEAN)
-    ga_error(L, "%s: not a live handle: %s", fname, luaL_tolstring(L, 2, NULL));
-  lua_pop(L, 2);
-  return (ga_block *)(intptr_t)h;
+void ga_pool_test_live(ga_pool *p, int sid, int live) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->live[sid] = (unsigned char)(live != 0);
+  pthread_mutex_unlock(&p->mu);
 }
 
-static int l_host_alloc(lua_State *L) {
-  lpool *u = checkhost(L, "_alloc");
-  size_t n = (size_t)checkint(L, 2, "_alloc", "nbytes");
-  lua_Integer sid = lua_isnoneornil(L, 3) ? 0 : checkint(L, 3, "_alloc", "stream id");
-  lua_getiuservalue(L, 1, 1);
-  ga_block *b = alloc_recover(L, ga_ctx(L), u->p, n, (cudaStream_t)(intptr_t)sid);
-  lua_pushboolean(L, 1);
-  lua_rawseti(L, -2, (lua_Integer)(intptr_t)b);
-  lua_pushinteger(L, (lua_Integer)(intptr_t)b);
-  return 1;
+void ga_pool_test_bump(ga_pool *p) {
+  if (!p->test) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->epoch++;
+  pthread_mutex_unlock(&p->mu);
 }
 
-static int l_host_free(lua_State *L) {
-  ga_block *b = checkhandle(L, "_free");
-  lua_getiuservalue(L, 1, 1);
-  lua_pushnil(L);
-  lua_rawseti(L, -2, (lua_Integer)(intptr_t)b);
-  ga_block_release(b);
-  return 0;
+void ga_pool_test_retire(ga_pool *p, int sid) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->epoch++;
+  p->test->live[sid] = 0;
+  retire_in(p, (cudaStream_t)(intptr_t)sid);
+  pthread_mutex_unlock(&p->mu);
 }
 
-static int l_host_ptr(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)(intptr_t)checkhandle(L, "_ptr")->ptr);
-  return 1;
-}
-
-static int l_host_size(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)checkhandle(L, "_size")->size);
-  return 1;
-}
-
-/* ---- module functions */
-
-static lpool *push_pool(lua_State *L, ga_pool *p, int host) {
-  lpool *u = (lpool *)lua_newuserdatauv(L, sizeof *u, 1);
-  u->p = p;
-  u->host = host;
-  luaL_setmetatable(L, POOL_MT);
-  return u;
-}
-
-/* One object per device and state, so the same pool compares equal */
-static int l_get_default_memory_pool(lua_State *L) {
-  int dev = ga_ctx(L)->device;
-  ga_pool *p = ga_pool_default(dev);
-  if (!p) return ga_error(L, "get_default_memory_pool: no pool for device %d", dev);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &objs_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &objs_key);
-  }
-  if (lua_rawgeti(L, -1, dev) == LUA_TUSERDATA) return 1;
-  lua_pop(L, 1);
-  push_pool(L, p, 0);
-  lua_pushvalue(L, -1);
-  lua_rawseti(L, -3, dev);
-  return 1;
-}
-
-/* Test only: a pool of host memory, same logic, no CUDA call */
-static int l_host_pool(lua_State *L) {
-  lpool *u = push_pool(L, NULL, 1);   /* harmless until the pool exists */
-  lua_newtable(L);
-  lua_setiuservalue(L, -2, 1);
-  u->p = pool_new(&host_backend, -1);
-  if (!u->p) return ga_error(L, "_host_pool: out of host memory");
-  return 1;
-}
-
-static const luaL_Reg pool_methods[] = {
-  {"used_bytes", l_used_bytes},
-  {"total_bytes", l_total_bytes},
-  {"free_bytes", l_free_bytes},
-  {"n_free_blocks", l_n_free_blocks},
-  {"free_all_blocks", l_free_all_blocks},
-  {"set_limit", l_set_limit},
-  {"get_limit", l_get_limit},
-  {"_alloc", l_host_alloc},
-  {"_free", l_host_free},
-  {"_ptr", l_host_ptr},
-  {"_size", l_host_size},
-  {NULL, NULL}
-};
-
-static const luaL_Reg pool_meta[] = {
-  {"__gc", l_pool_gc},
-  {"__tostring", l_pool_tostring},
-  {NULL, NULL}
-};
-
-static const luaL_Reg pool_funcs[] = {
-  {"get_default_memory_pool", l_get_default_memory_pool},
-  {"_host_pool", l_host_pool},
-  {NULL, NULL}
-};
-
-void ga_open_pool(lua_State *L) {
-  if (luaL_newmetatable(L, POOL_MT)) {   /* idempotent: busted reopens the module */
-    ga_setfuncs(L, pool_meta);
-    lua_newtable(L);
-    ga_setfuncs(L, pool_methods);
-    lua_setfield(L, -2, "__index");
-  }
-  lua_pop(L, 1);
-  ga_setfuncs(L, pool_funcs);
+void ga_pool_test_counts(ga_pool *p, size_t *pending, long *waits) {
+  pthread_mutex_lock(&p->mu);
+  *pending = p->npending;
+  *waits = p->test ? p->test->waits : 0;
+  pthread_mutex_unlock(&p->mu);
 }

@@ -60,5 +60,10 @@ ga.methods.tolist = ga.methods.totable
 
 require("gpuarray.format")(ga)
 require("gpuarray.npy")(ga)
+require("gpuarray.ufuncs")(ga)
+require("gpuarray.join")(ga)
+require("gpuarray.select")(ga)
+require("gpuarray.reductions")(ga)
+require("gpuarray.benchmark")(ga)
 
 return ga

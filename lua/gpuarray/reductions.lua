@@ -1,0 +1,171 @@
+--- The built-in reductions (API.md §6), defined as data on the reduction
+-- engine (src/reduction.c): each is a map, a reduce and a post-map
+-- expression in CUDA, an identity, and per input dtype the reduce (C) type
+-- and the result dtype, following NumPy. core._reduction_builtin turns a
+-- definition into one C function that is both ga.NAME(x[, opts]) and the
+-- method x:NAME([axis][, opts]); options: axis (integer or list, 1-based,
+-- negative from the end), keepdims, dtype (where NumPy takes one), out,
+-- ddof (var, std). A reduction over every axis gives a 0-d array.
+--
+-- The CUDA helpers the expressions call (ga_r_max, ga_arg_combine,
+-- ga_welford_*, ...) live in kernels/reduction.cuh.
+return function(ga)
+  local core = ga._core
+  local methods = ga.methods
+
+  local CTYPE = {
+    bool = "bool", int8 = "signed char", int16 = "short", int32 = "int", int64 = "long long",
+    uint8 = "unsigned char", uint16 = "unsigned short", uint32 = "unsigned int",
+    uint64 = "unsigned long long", float16 = "float16", float32 = "float", float64 = "double",
+    complex64 = "complex64", complex128 = "complex128",
+  }
+  local SIZE = {
+    bool = 1, int8 = 1, int16 = 2, int32 = 4, int64 = 8, uint8 = 1, uint16 = 2, uint32 = 4,
+    uint64 = 8, float16 = 2, float32 = 4, float64 = 8, complex64 = 8, complex128 = 16,
+  }
+  local KIND = {
+    bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u",
+    uint32 = "u", uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c",
+    complex128 = "c",
+  }
+  local REAL = { complex64 = "float32", complex128 = "float64" }
+  local DTYPES = {}
+  for name in pairs(CTYPE) do DTYPES[#DTYPES + 1] = name end
+
+  -- An entry of a types table: reduce in dtype acc (size known), result out
+  local function plain(acc, out)
+    return { CTYPE[acc], out, SIZE[acc] }
+  end
+
+  -- NumPy's sum/prod: small integers accumulate in int64 / uint64, float16
+  -- in float32 (the result stays float16)
+  local function sum_types(dt)
+    local k = KIND[dt]
+    if k == "b" or k == "i" then return plain("int64", "int64") end
+    if k == "u" then return plain("uint64", "uint64") end
+    if dt == "float16" then return plain("float32", "float16") end
+    return plain(dt, dt)
+  end
+  -- with dtype=D: the reduction runs in D (float16 in float32), result D
+  local function as_dtype(D)
+    if D == "float16" then return plain("float32", "float16") end
+    return plain(D, D)
+  end
+  local function mean_types(dt)
+    local k = KIND[dt]
+    if k == "b" or k == "i" or k == "u" then return plain("float64", "float64") end
+    return as_dtype(dt)
+  end
+  local function mean_dtypes(D)
+    local k = KIND[D]
+    if k == "f" or k == "c" then return as_dtype(D) end
+    return nil
+  end
+  -- var/std: Welford state in the value type, result in the real type
+  local function welford(value_ct, real_ct, out)
+    return { ("ga_welford<%s, %s>"):format(value_ct, real_ct), out, 0 }
+  end
+  local function var_types(dt)
+    local k = KIND[dt]
+    if k == "b" or k == "i" or k == "u" then return welford("double", "double", "float64") end
+    if dt == "float16" then return welford("float", "float", "float16") end
+    if k == "c" then return welford(CTYPE[dt], CTYPE[REAL[dt]], REAL[dt]) end
+    return welford(CTYPE[dt], CTYPE[dt], dt)
+  end
+  local function var_dtypes(D)
+    local k = KIND[D]
+    if k == "f" or k == "c" then return var_types(D) end
+    return nil
+  end
+  local function same_types(dt) return plain(dt, dt) end
+
+  local function table_of(f, only)
+    if not f then return nil end
+    local t = {}
+    for _, dt in ipairs(DTYPES) do
+      if not only or only(dt) then t[dt] = f(dt) end
+    end
+    return t
+  end
+
+  local CAST_MAP = "ga_cast<_type_reduce>(in0)"
+  local CAST_POST = "out0 = ga_cast<type_out0_raw>(a)"
+  local NO_IDENTITY = "zero-size array to reduction operation %s which has no identity"
+
+  local DEFS = {
+    sum = { map = CAST_MAP, reduce = "ga_r_add(a, b)", post = CAST_POST, identity = "0",
+            types = sum_types, dtypes = as_dtype },
+    prod = { map = CAST_MAP, reduce = "ga_r_mul(a, b)", post = CAST_POST, identity = "1",
+             types = sum_types, dtypes = as_dtype },
+    nansum = { map = "ga_r_isnan(in0) ? _type_reduce(0) : ga_cast<_type_reduce>(in0)",
+               reduce = "ga_r_add(a, b)", post = CAST_POST, identity = "0",
+               types = sum_types, dtypes = as_dtype },
+    mean = { map = CAST_MAP, reduce = "ga_r_add(a, b)",
+             post = "out0 = ga_cast<type_out0_raw>(ga_r_div_n(a, _red_size))", identity = "0",
+             types = mean_types, dtypes = mean_dtypes },
+    var = { map = "ga_welford_from<_type_reduce>(in0)", reduce = "ga_welford_combine(a, b)",
+            post = "out0 = ga_cast<type_out0_raw>(ga_welford_var(a, _ddof))",
+            identity = "ga_welford_empty<_type_reduce>()", types = var_types, dtypes = var_dtypes,
+            ddof = true },
+    std = { map = "ga_welford_from<_type_reduce>(in0)", reduce = "ga_welford_combine(a, b)",
+            post = "out0 = ga_cast<type_out0_raw>(ga_r_sqrt(ga_welford_var(a, _ddof)))",
+            identity = "ga_welford_empty<_type_reduce>()", types = var_types, dtypes = var_dtypes,
+            ddof = true },
+    max = { map = CAST_MAP, reduce = "ga_r_max(a, b)", post = CAST_POST,
+            identity = "ga_r_limits<_type_reduce>::lowest()", types = same_types,
+            empty = NO_IDENTITY:format("maximum") },
+    min = { map = CAST_MAP, reduce = "ga_r_min(a, b)", post = CAST_POST,
+            identity = "ga_r_limits<_type_reduce>::highest()", types = same_types,
+            empty = NO_IDENTITY:format("minimum") },
+    nanmax = { map = CAST_MAP, reduce = "ga_r_nanmax(a, b)", post = CAST_POST,
+               identity = "ga_r_nanmax_identity<_type_reduce>()", types = same_types,
+               empty = NO_IDENTITY:format("fmax") },
+    nanmin = { map = CAST_MAP, reduce = "ga_r_nanmin(a, b)", post = CAST_POST,
+               identity = "ga_r_nanmin_identity<_type_reduce>()", types = same_types,
+               empty = NO_IDENTITY:format("fmin") },
+    ptp = { map = "ga_minmax_make(in0, in0)", reduce = "ga_minmax_combine(a, b)",
+            post = "out0 = ga_cast<type_out0_raw>(ga_r_sub(a.hi, a.lo))",
+            identity = "ga_minmax_make(ga_r_limits<type_in0_raw>::highest(), "
+              .. "ga_r_limits<type_in0_raw>::lowest())",
+            types = function(dt) return { ("ga_minmax<%s>"):format(CTYPE[dt]), dt, 0 } end,
+            only = function(dt) return dt ~= "bool" end,
+            empty = NO_IDENTITY:format("maximum") },
+    argmax = { map = "ga_arg_make(in0, _j)", reduce = "ga_arg_combine<true>(a, b)",
+               post = "out0 = ga_cast<type_out0_raw>(a.i + 1)",
+               identity = "ga_arg_none<type_in0_raw>()",
+               types = function(dt) return { ("ga_arg<%s>"):format(CTYPE[dt]), "int64", 0 } end,
+               index = true, single_axis = true, empty = "attempt to get argmax of an empty sequence" },
+    argmin = { map = "ga_arg_make(in0, _j)", reduce = "ga_arg_combine<false>(a, b)",
+               post = "out0 = ga_cast<type_out0_raw>(a.i + 1)",
+               identity = "ga_arg_none<type_in0_raw>()",
+               types = function(dt) return { ("ga_arg<%s>"):format(CTYPE[dt]), "int64", 0 } end,
+               index = true, single_axis = true, empty = "attempt to get argmin of an empty sequence" },
+    all = { map = "ga_cast<bool>(in0)", reduce = "a && b", post = "out0 = ga_cast<type_out0_raw>(a)",
+            identity = "true", types = function() return plain("bool", "bool") end },
+    any = { map = "ga_cast<bool>(in0)", reduce = "a || b", post = "out0 = ga_cast<type_out0_raw>(a)",
+            identity = "false", types = function() return plain("bool", "bool") end },
+    count_nonzero = { map = "(long long)ga_cast<bool>(in0)", reduce = "a + b",
+                      post = "out0 = ga_cast<type_out0_raw>(a)", identity = "0",
+                      types = function() return plain("int64", "int64") end },
+  }
+
+  local names = {}
+  for name in pairs(DEFS) do names[#names + 1] = name end
+  table.sort(names)
+  local defs = {}
+  for _, name in ipairs(names) do
+    local d = DEFS[name]
+    local f = core._reduction_builtin {
+      name = name, kname = "ga_red_" .. name,
+      map = d.map, reduce = d.reduce, post = d.post, identity = d.identity,
+      types = table_of(d.types, d.only), dtypes = table_of(d.dtypes),
+      empty = d.empty, single_axis = d.single_axis, ddof = d.ddof, index = d.index,
+    }
+    ga[name] = f
+    methods[name] = f
+    defs[name] = f
+  end
+  ga.amax, ga.amin = ga.max, ga.min
+  methods.amax, methods.amin = ga.max, ga.min
+  ga._reductions = defs         -- for the codegen specs
+end

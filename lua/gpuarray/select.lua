@@ -1,0 +1,422 @@
+--- Selecting and comparing elements (API.md §4, §5):
+--   integer-array indexing: x[idx], x[idx] = v, ga.take, ga.put
+--   ga.where(c, x, y), ga.clip, ga.isclose, ga.allclose, ga.array_equal,
+--   ga.around / ga.round.
+--
+-- Integer-array indices are 1-based and wrap instead of raising (a check
+-- would need a sync). On an axis of length n, index k selects the 0-based
+-- position (k - 1) mod n for k >= 0 and (k + n) mod n for k < 0 (floor
+-- modulo): 1..n and -n..-1 select as everywhere in the API, n + 1 wraps to
+-- the first element, 0 and -n - 1 to the last. kernels/gather.cuh is the
+-- implementation (src/gather.c launches it).
+--
+-- where/clip/isclose/array_equal/around are ElementwiseKernels built here
+-- once per signature; their helpers (SELECT_PREAMBLE) are plain CUDA so the
+-- CI specs compile them with NVRTC without a device.
+return function(ga)
+  local core = ga._core
+  local methods = ga.methods
+
+  local function fail(msg)
+    error("gpuarray: " .. msg, 0)
+  end
+
+  local function is_array(v)
+    if type(v) ~= "userdata" then return false end
+    local mt = getmetatable(v)
+    return mt ~= nil and mt.__name == "gpuarray.ndarray"
+  end
+
+  local function shape_of(v)
+    return is_array(v) and v.shape or {}
+  end
+
+  local function shape_str(s)
+    return "{" .. table.concat(s, ",") .. "}"
+  end
+
+  ---------------------------------------------------------------------------
+  -- integer-array indexing
+  ---------------------------------------------------------------------------
+
+  -- An index argument as an integer ndarray: arrays pass through (their
+  -- dtype is checked in C), a Lua integer is a 0-d index, a list an int64 array.
+  local function as_index(idx, fname)
+    if is_array(idx) then return idx end
+    if math.type(idx) == "integer" then return ga.array(idx, "int64") end
+    if type(idx) == "table" then return ga.array(idx, "int64") end
+    fail(("%s: indices must be an integer ndarray, an integer or a list of integers, got %s")
+      :format(fname, type(idx)))
+  end
+
+  local INDEX_DTYPES = {
+    int8 = true, int16 = true, int32 = true, int64 = true,
+    uint8 = true, uint16 = true, uint32 = true, uint64 = true,
+  }
+
+  -- checked here too (C checks again) so that a bad key fails before the
+  -- value is converted, which may touch the device
+  local function check_index(idx, fname)
+    if not INDEX_DTYPES[idx.dtype] then
+      fail(("%s: index arrays must have an integer dtype, got %s"):format(fname, idx.dtype))
+    end
+    return idx
+  end
+
+  local function as_values(v, dtype)
+    if is_array(v) then return v end
+    return ga.array(v, dtype)
+  end
+
+  --- ga.take(x, idx[, axis][, {axis=, out=}]): NumPy's take with 1-based,
+  -- wrapping indices. Without axis, x is read flattened (C order). The
+  -- result has shape x.shape[..axis-1] .. idx.shape .. x.shape[axis+1..];
+  -- out (same shape, any layout, cast if its dtype differs) receives it.
+  function ga.take(x, idx, axis, opts)
+    if type(axis) == "table" then axis, opts = nil, axis end
+    opts = opts or {}
+    if axis == nil then axis = opts.axis end
+    if not is_array(x) then x = ga.asarray(x) end
+    return core._take(x, as_index(idx, "take"), axis, opts.out)
+  end
+
+  --- ga.put(x, idx, values): x.flat[idx] = values, in place (x is returned).
+  -- Indices are flat C-order positions (1-based, wrapping); values are
+  -- repeated cyclically when shorter than idx, as in NumPy. When an index
+  -- repeats, which of its values lands is unspecified.
+  function ga.put(x, idx, values)
+    if not is_array(x) then fail("put: x must be an ndarray, got " .. type(x)) end
+    idx = check_index(as_index(idx, "put"), "put")
+    core._put(x, idx, as_values(values, x.dtype))
+    return x
+  end
+
+  -- x[key] with an ndarray key (index.c dispatches here): a bool key is a
+  -- mask (the reductions engine's _mask_get), an integer key gathers rows.
+  function methods._index_array_get(x, key)
+    if key.dtype == "bool" then
+      local mask_get = methods._mask_get
+      if not mask_get then fail("index: boolean mask indexing is not available (no methods._mask_get)") end
+      return mask_get(x, key)
+    end
+    if x.ndim == 0 then fail("index: a 0-d array cannot be indexed with an integer array") end
+    return core._take(x, key, 1, nil, "index")
+  end
+
+  -- x[key] = value: value is an ndarray, a Lua scalar or a nested table,
+  -- broadcast to key.shape .. x.shape[2..] and cast to x's dtype.
+  function methods._index_array_set(x, key, value)
+    if key.dtype == "bool" then
+      local mask_set = methods._mask_set
+      if not mask_set then fail("index: boolean mask assignment is not available (no methods._mask_set)") end
+      return mask_set(x, key, value)
+    end
+    check_index(key, "index")
+    if x.ndim == 0 then fail("index: a 0-d array cannot be indexed with an integer array") end
+    core._scatter(x, key, as_values(value, x.dtype), "index")
+  end
+
+  ---------------------------------------------------------------------------
+  -- elementwise selections
+  ---------------------------------------------------------------------------
+
+  -- CUDA helpers for the kernels below. Comparisons use NumPy's NaN rules;
+  -- float16 computes in float; complex compares and rounds part by part.
+  local PREAMBLE = [[
+template <typename T> __device__ __forceinline__ bool ga_sel_isnan(T v) { return v != v; }
+template <typename T> __device__ __forceinline__ bool ga_sel_isnan(complex<T> v) {
+  return v.re != v.re || v.im != v.im;
+}
+// maximum / minimum as NumPy's: a NaN on either side wins
+template <typename T> __device__ __forceinline__ T ga_sel_max(T a, T b) {
+  return ga_sel_isnan(a) ? a : (ga_sel_isnan(b) ? b : (a < b ? b : a));
+}
+template <typename T> __device__ __forceinline__ T ga_sel_min(T a, T b) {
+  return ga_sel_isnan(a) ? a : (ga_sel_isnan(b) ? b : (b < a ? b : a));
+}
+
+// isclose: |x - y| <= atol + rtol * |y| with y finite, or x == y; NaNs are
+// equal only with equal_nan. Real types compute in their own precision.
+template <typename R> __device__ __forceinline__ bool ga_sel_close_r(R x, R y, R rtol, R atol, bool eqn) {
+  if (x == y) return true;
+  if (x != x || y != y) return eqn && x != x && y != y;
+  R d = x - y, ay = y;
+  if (d < (R)0) d = -d;
+  if (ay < (R)0) ay = -ay;
+  return ay - ay == (R)0 && d <= atol + rtol * ay;     // ay - ay == 0: y is finite
+}
+template <typename T> __device__ __forceinline__ bool ga_sel_close(T x, T y, double rtol, double atol, bool eqn) {
+  return ga_sel_close_r<double>((double)x, (double)y, rtol, atol, eqn);
+}
+__device__ __forceinline__ bool ga_sel_close(float x, float y, double rtol, double atol, bool eqn) {
+  return ga_sel_close_r<float>(x, y, (float)rtol, (float)atol, eqn);
+}
+__device__ __forceinline__ bool ga_sel_close(float16 x, float16 y, double rtol, double atol, bool eqn) {
+  return ga_sel_close_r<float>((float)x, (float)y, (float)rtol, (float)atol, eqn);
+}
+__device__ __forceinline__ double ga_sel_abs(complex<double> v) { return hypot(v.re, v.im); }
+__device__ __forceinline__ float ga_sel_abs(complex<float> v) { return hypotf(v.re, v.im); }
+template <typename T>
+__device__ __forceinline__ bool ga_sel_close(complex<T> x, complex<T> y, double rtol, double atol, bool eqn) {
+  if (x.re == y.re && x.im == y.im) return true;
+  if (ga_sel_isnan(x) || ga_sel_isnan(y)) return eqn && ga_sel_isnan(x) && ga_sel_isnan(y);
+  T d = ga_sel_abs(complex<T>(x.re - y.re, x.im - y.im)), ay = ga_sel_abs(y);
+  return ay - ay == (T)0 && d <= (T)atol + (T)rtol * ay;
+}
+
+template <typename T> __device__ __forceinline__ bool ga_sel_eq(T a, T b, bool eqn) {
+  return a == b || (eqn && a != a && b != b);
+}
+__device__ __forceinline__ bool ga_sel_eq(float16 a, float16 b, bool eqn) {
+  return ga_sel_eq<float>((float)a, (float)b, eqn);
+}
+template <typename T> __device__ __forceinline__ bool ga_sel_eq(complex<T> a, complex<T> b, bool eqn) {
+  return (a.re == b.re && a.im == b.im) || (eqn && ga_sel_isnan(a) && ga_sel_isnan(b));
+}
+
+// around: NumPy's rint(x * 10^d) / 10^d (or rint(x / 10^-d) * 10^-d)
+__device__ __forceinline__ double ga_sel_round(double v, double f, bool neg) {
+  return neg ? rint(v / f) * f : rint(v * f) / f;
+}
+__device__ __forceinline__ float ga_sel_round(float v, double f, bool neg) {
+  float g = (float)f;
+  return neg ? rintf(v / g) * g : rintf(v * g) / g;
+}
+__device__ __forceinline__ float16 ga_sel_round(float16 v, double f, bool neg) {
+  return float16(ga_sel_round((float)v, f, neg));
+}
+template <typename T> __device__ __forceinline__ complex<T> ga_sel_round(complex<T> v, double f, bool neg) {
+  return complex<T>(ga_sel_round(v.re, f, neg), ga_sel_round(v.im, f, neg));
+}
+// integers (negative decimals only): computed in double, cast back
+template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double f) {
+  return ga_cast<T>(rint(ga_cast<double>(v) / f) * f);
+}
+]]
+
+  -- The kernels as data: {in_params, out_params, operation}. isclose and
+  -- array_equal compute in a dtype F named in the operation (one kernel each).
+  local DEFS = {
+    where = { "C c, X x, Y y", "Z z", "z = ga_cast<bool>(c) ? ga_cast<Z>(x) : ga_cast<Z>(y)" },
+    clip = { "X x, A lo, B hi", "Z z", "z = ga_sel_min(ga_sel_max(ga_cast<Z>(x), ga_cast<Z>(lo)), ga_cast<Z>(hi))" },
+    clip_lo = { "X x, A lo", "Z z", "z = ga_sel_max(ga_cast<Z>(x), ga_cast<Z>(lo))" },
+    clip_hi = { "X x, B hi", "Z z", "z = ga_sel_min(ga_cast<Z>(x), ga_cast<Z>(hi))" },
+    round = { "X x, float64 f, bool neg", "Z z", "z = ga_cast<Z>(ga_sel_round(x, f, neg))" },
+    round_int = { "X x, float64 f", "Z z", "z = ga_cast<Z>(ga_sel_round_int(x, f))" },
+  }
+  local TEMPLATES = {
+    isclose = { "A a, B b, float64 rtol, float64 atol, bool eqn", "bool z",
+                "z = ga_sel_close(ga_cast<%s>(a), ga_cast<%s>(b), rtol, atol, eqn)" },
+    equal = { "A a, B b, bool eqn", "bool z", "z = ga_sel_eq(ga_cast<%s>(a), ga_cast<%s>(b), eqn)" },
+  }
+  local function def_of(name, f)
+    if f == nil then return DEFS[name] end
+    local t = TEMPLATES[name]
+    return { t[1], t[2], t[3]:format(f, f) }
+  end
+  -- for the CI spec, which compiles every definition with NVRTC
+  ga._select_defs = { preamble = PREAMBLE, fixed = DEFS, templates = TEMPLATES, def_of = def_of }
+
+  local kernels = {}
+  local function kernel(name, f)
+    local key = f and name .. "_" .. f or name
+    local k = kernels[key]
+    if not k then
+      if not ga.ElementwiseKernel then fail(name .. ": needs ga.ElementwiseKernel (the elementwise engine)") end
+      local d = def_of(name, f)
+      k = ga.ElementwiseKernel(d[1], d[2], d[3], "ga_" .. key, { preamble = PREAMBLE })
+      kernels[key] = k
+    end
+    return k
+  end
+
+  -- A Lua scalar as a typed scalar of dtype (so a placeholder type binds to
+  -- the result dtype); arrays and typed scalars pass through.
+  local function as_operand(v, dtype)
+    if type(v) == "number" or type(v) == "boolean" then return ga[dtype](v) end
+    if type(v) == "table" then return ga.asarray(v, dtype) end
+    return v
+  end
+
+  local function result_shape(fname, ...)
+    local shapes = {}
+    for i = 1, select("#", ...) do shapes[i] = shape_of((select(i, ...))) end
+    local ok, shape = pcall(ga.broadcast_shapes, table.unpack(shapes))
+    if not ok then
+      local parts = {}
+      for i, s in ipairs(shapes) do parts[i] = shape_str(s) end
+      fail(("%s: shapes %s cannot be broadcast together"):format(fname, table.concat(parts, ", ")))
+    end
+    return shape
+  end
+
+  -- opts.out when given (its shape must be the broadcast shape), else a new array
+  local function output(fname, shape, dtype, out)
+    if out == nil then return ga.empty(shape, dtype) end
+    if not is_array(out) then fail(fname .. ": out must be an ndarray") end
+    local os = out.shape
+    local same = #os == #shape
+    for d = 1, #shape do same = same and os[d] == shape[d] end
+    if not same then
+      fail(("%s: out has shape %s, the result has shape %s"):format(fname, shape_str(os), shape_str(shape)))
+    end
+    return out
+  end
+
+  local function is_complex(dtype)
+    return dtype == "complex64" or dtype == "complex128"
+  end
+
+  --- ga.where(cond, x, y[, {out=, dtype=}]): x where cond is true, else y,
+  -- broadcast; dtype ga.result_type(x, y). With one argument it is
+  -- ga.nonzero(cond).
+  function ga.where(...)
+    local n = select("#", ...)
+    local c, x, y, opts = ...
+    if n == 1 then
+      if not ga.nonzero then fail("where: the one-argument form needs ga.nonzero (the reductions engine)") end
+      return ga.nonzero(c)
+    end
+    if x == nil or y == nil then fail("where: give both x and y, or only the condition") end
+    opts = opts or {}
+    if type(c) == "table" then c = ga.asarray(c, "bool") end
+    local dtype = opts.dtype and ga.dtype(opts.dtype).name or ga.result_type(x, y)
+    local shape = result_shape("where", c, x, y)
+    local z = output("where", shape, dtype, opts.out)
+    if type(c) ~= "userdata" then c = ga.bool(c ~= nil and c ~= false and c ~= 0) end
+    kernel("where")(c, as_operand(x, dtype), as_operand(y, dtype), z)
+    return z
+  end
+
+  local INT_RANGE = {
+    int8 = { -128, 127 }, int16 = { -32768, 32767 }, int32 = { -2147483648, 2147483647 },
+    uint8 = { 0, 255 }, uint16 = { 0, 65535 }, uint32 = { 0, 4294967295 },
+    uint64 = { 0, math.maxinteger },
+  }
+
+  --- ga.clip(x, lo, hi[, {out=, dtype=}]): min(max(x, lo), hi) with NumPy's
+  -- NaN propagation; lo or hi may be nil. Lua integer bounds outside an
+  -- integer x's range are clamped to it (NumPy 2.1), so clip(uint8, -1, 300)
+  -- stays uint8.
+  function ga.clip(x, lo, hi, opts)
+    opts = opts or {}
+    if not is_array(x) then x = ga.asarray(x) end
+    local range = INT_RANGE[x.dtype]
+    if range and not opts.dtype then
+      if math.type(lo) == "integer" then lo = math.min(math.max(lo, range[1]), range[2]) end
+      if math.type(hi) == "integer" then hi = math.min(math.max(hi, range[1]), range[2]) end
+    end
+    local dtype = opts.dtype and ga.dtype(opts.dtype).name
+    if not dtype then
+      if lo ~= nil and hi ~= nil then dtype = ga.result_type(x, lo, hi)
+      elseif lo ~= nil then dtype = ga.result_type(x, lo)
+      elseif hi ~= nil then dtype = ga.result_type(x, hi)
+      else dtype = x.dtype end
+    end
+    if is_complex(dtype) then fail("clip: complex dtypes have no order (got " .. dtype .. ")") end
+    local shape = result_shape("clip", x, lo, hi)
+    local z = output("clip", shape, dtype, opts.out)
+    if lo == nil and hi == nil then
+      z:set(x)
+    elseif hi == nil then
+      kernel("clip_lo")(x, as_operand(lo, dtype), z)
+    elseif lo == nil then
+      kernel("clip_hi")(x, as_operand(hi, dtype), z)
+    else
+      kernel("clip")(x, as_operand(lo, dtype), as_operand(hi, dtype), z)
+    end
+    return z
+  end
+
+  -- The dtype isclose computes in: NumPy's result_type(a, b, 1.0)
+  local function close_dtype(a, b)
+    return ga.result_type(a, b, 1.0)
+  end
+
+  --- ga.isclose(a, b[, {rtol=1e-5, atol=1e-8, equal_nan=false, out=}]):
+  -- bool array of |a - b| <= atol + rtol * |b| (b finite) or a == b,
+  -- broadcast, computed in result_type(a, b, 1.0) (float16 in float).
+  function ga.isclose(a, b, opts)
+    opts = opts or {}
+    local rtol, atol = opts.rtol or 1e-5, opts.atol or 1e-8
+    if type(rtol) ~= "number" or type(atol) ~= "number" then fail("isclose: rtol and atol must be numbers") end
+    if type(a) == "table" then a = ga.asarray(a) end
+    if type(b) == "table" then b = ga.asarray(b) end
+    local f = close_dtype(a, b)
+    local shape = result_shape("isclose", a, b)
+    local z = output("isclose", shape, "bool", opts.out)
+    local k = kernel("isclose", f)
+    k(as_operand(a, f), as_operand(b, f), ga.float64(rtol), ga.float64(atol), ga.bool(opts.equal_nan == true), z)
+    return z
+  end
+
+  local function all_true(z, fname)
+    if z.size == 0 then return true end
+    if not ga.all then fail(fname .. ": needs ga.all (the reductions engine)") end
+    local r = ga.all(z)
+    if is_array(r) then r = r:item() end
+    return r == true
+  end
+
+  --- ga.allclose(a, b[, opts]): whether isclose holds everywhere (a Lua
+  -- boolean; synchronizes).
+  function ga.allclose(a, b, opts)
+    local z = ga.isclose(a, b, opts)
+    return all_true(z, "allclose")
+  end
+
+  --- ga.array_equal(a, b[, equal_nan | {equal_nan=}]): same shape and equal
+  -- elements (a Lua boolean; synchronizes unless the shapes differ or the
+  -- arrays are empty). NaN equals NaN only with equal_nan.
+  function ga.array_equal(a, b, opts)
+    local eqn = opts == true or (type(opts) == "table" and opts.equal_nan == true)
+    if not is_array(a) then a = ga.asarray(a) end
+    if not is_array(b) then b = ga.asarray(b) end
+    local sa, sb = a.shape, b.shape
+    if #sa ~= #sb then return false end
+    for d = 1, #sa do if sa[d] ~= sb[d] then return false end end
+    if a.size == 0 then return true end
+    local f = ga.result_type(a, b)
+    local k = kernel("equal", f)
+    local z = ga.empty(sa, "bool")
+    k(a, b, ga.bool(eqn), z)
+    return all_true(z, "array_equal")
+  end
+
+  local INTEGRAL = {
+    bool = true, int8 = true, int16 = true, int32 = true, int64 = true,
+    uint8 = true, uint16 = true, uint32 = true, uint64 = true,
+  }
+
+  --- ga.around(x[, decimals][, {out=}]) (also ga.round): round half to even
+  -- at `decimals` decimal places (negative: to tens, hundreds, ...), as
+  -- NumPy: rint(x * 10^d) / 10^d. Integer arrays keep their dtype (a copy
+  -- when decimals >= 0); complex rounds both parts; float16 rounds in float.
+  function ga.around(x, decimals, opts)
+    if type(decimals) == "table" then decimals, opts = nil, decimals end
+    opts = opts or {}
+    decimals = decimals or opts.decimals or 0
+    if math.type(decimals) ~= "integer" then fail("around: decimals must be an integer") end
+    if not is_array(x) then x = ga.asarray(x) end
+    local dtype = x.dtype
+    local z = output("around", x.shape, dtype, opts.out)
+    local f = 10.0 ^ math.abs(decimals)
+    if INTEGRAL[dtype] then
+      if decimals >= 0 then
+        z:set(x)
+      else
+        kernel("round_int")(x, ga.float64(f), z)
+      end
+      return z
+    end
+    kernel("round")(x, ga.float64(f), ga.bool(decimals < 0), z)
+    return z
+  end
+  ga.round = ga.around
+
+  -- x:clip(lo, hi), x:round(decimals), NumPy's method forms
+  if methods.clip == nil then methods.clip = ga.clip end
+  if methods.round == nil then methods.round = ga.around end
+  if methods.take == nil then methods.take = ga.take end
+  if methods.put == nil then methods.put = ga.put end
+end

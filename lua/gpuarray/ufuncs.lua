@@ -1,0 +1,165 @@
+--- The built-in ufuncs, as data. Each definition gives the name, the
+-- number of inputs, the loops as NumPy-style signatures ("ff->f": two
+-- float32 inputs, a float32 output; type chars ? b h i l B H I L e f d F D
+-- for bool, int8..int64, uint8..uint64, float16/32/64, complex64/128) and
+-- the CUDA expression over in0, in1 and out0. `ops` overrides the
+-- expression for loops whose first input is one of the given type chars.
+-- The C side (src/ufunc.c) turns each into an object that compiles its
+-- loops through the elementwise engine on first use, one kernel per loop,
+-- operand dtypes and layout class.
+--
+-- A call promotes its inputs (Lua numbers are weak scalars) and takes the
+-- first loop the promoted dtype casts to safely, so the order of the loops
+-- matters: narrow before wide, as in NumPy. float16 loops compute in
+-- float32; the helpers (ga_floor_divide, ga_maximum, ...) live in
+-- kernels/math.cuh.
+return function(ga)
+  local core = ga._core
+
+  local INTS = "bBhHiIlL"
+  local FLOATS = "efd"
+  local COMPLEX = "FD"
+  local REAL = "?" .. INTS .. FLOATS
+  local ALL = REAL .. COMPLEX
+
+  --- Loops taking and giving the same type, one per type char.
+  local function same(chars, nin)
+    local loops = {}
+    for c in chars:gmatch(".") do loops[#loops + 1] = c:rep(nin) .. "->" .. c end
+    return loops
+  end
+
+  --- Loops giving `out` for each input type char.
+  local function to(chars, out, nin)
+    local loops = {}
+    for c in chars:gmatch(".") do loops[#loops + 1] = c:rep(nin) .. "->" .. out end
+    return loops
+  end
+
+  local function cat(...)
+    local r = {}
+    for _, t in ipairs({ ... }) do
+      for _, v in ipairs(t) do r[#r + 1] = v end
+    end
+    return r
+  end
+
+  --- complex inputs, real outputs of the component type (abs, real, imag, angle)
+  local function cplx_to_real(nin)
+    return { ("F"):rep(nin) .. "->f", ("D"):rep(nin) .. "->d" }
+  end
+
+  local defs = {}
+  local function def(d)
+    defs[#defs + 1] = d
+  end
+
+  -------------------------------------------------------------------------
+  -- unary
+  local NUM = "numbers"
+  local FLT = "floating point and complex numbers"
+  def { name = "negative", nin = 1, loops = same(INTS .. FLOATS .. COMPLEX, 1), op = "out0 = ga_negative(in0)",
+        types = NUM, bool_error = "the boolean negative is not supported: use logical_not" }
+  def { name = "positive", nin = 1, loops = same(INTS .. FLOATS .. COMPLEX, 1), op = "out0 = in0", types = NUM }
+  def { name = "abs", nin = 1, loops = cat(same(REAL, 1), cplx_to_real(1)), op = "out0 = ga_abs(in0)",
+        types = NUM }
+  def { name = "sign", nin = 1, loops = same(INTS .. FLOATS .. COMPLEX, 1), op = "out0 = ga_sign(in0)",
+        types = NUM }
+  def { name = "square", nin = 1, loops = same(INTS .. FLOATS .. COMPLEX, 1), op = "out0 = in0 * in0",
+        types = NUM }
+  def { name = "reciprocal", nin = 1, loops = same(INTS .. FLOATS .. COMPLEX, 1), op = "out0 = ga_reciprocal(in0)",
+        types = NUM }
+  def { name = "conj", nin = 1, loops = same(ALL, 1), op = "out0 = ga_conj(in0)", types = NUM }
+  def { name = "real", nin = 1, loops = cat(same(REAL, 1), cplx_to_real(1)), op = "out0 = ga_real(in0)",
+        types = NUM }
+  def { name = "imag", nin = 1, loops = cat(same(REAL, 1), cplx_to_real(1)), op = "out0 = ga_imag(in0)",
+        types = NUM }
+  def { name = "angle", nin = 1, loops = cat(same(FLOATS, 1), cplx_to_real(1)), op = "out0 = ga_angle(in0)",
+        types = FLT }
+
+  -- functions of floating point and complex numbers: out0 = ga_<name>(in0)
+  for _, name in ipairs { "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+                          "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+                          "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh" } do
+    def { name = name, nin = 1, loops = same(FLOATS .. COMPLEX, 1), op = ("out0 = ga_%s(in0)"):format(name),
+          types = FLT }
+  end
+  -- real only
+  for _, name in ipairs { "cbrt", "deg2rad", "rad2deg", "floor", "ceil", "trunc", "rint" } do
+    def { name = name, nin = 1, loops = same(FLOATS, 1), op = ("out0 = ga_%s(in0)"):format(name),
+          types = "floating point numbers" }
+  end
+  -- bool results
+  for _, name in ipairs { "isnan", "isinf", "isfinite" } do
+    def { name = name, nin = 1, loops = to(ALL, "?", 1), op = ("out0 = ga_%s(in0)"):format(name), types = NUM }
+  end
+  def { name = "signbit", nin = 1, loops = to(FLOATS, "?", 1), op = "out0 = ga_signbit(in0)",
+        types = "floating point numbers" }
+  def { name = "logical_not", nin = 1, loops = to(ALL, "?", 1), op = "out0 = !ga_nonzero(in0)", types = NUM }
+  def { name = "invert", nin = 1, loops = same("?" .. INTS, 1), op = "out0 = ~in0", ops = { ["?"] = "out0 = !in0" },
+        types = "integers and booleans" }
+
+  -------------------------------------------------------------------------
+  -- binary
+  def { name = "add", nin = 2, loops = same(ALL, 2), op = "out0 = in0 + in1", types = NUM }
+  def { name = "subtract", nin = 2, loops = same(INTS .. FLOATS .. COMPLEX, 2), op = "out0 = in0 - in1",
+        types = NUM, bool_error = "the boolean subtract is not supported: use logical_xor" }
+  def { name = "multiply", nin = 2, loops = same(ALL, 2), op = "out0 = in0 * in1", types = NUM }
+  -- true division of integers gives float64, as NumPy's
+  def { name = "divide", nin = 2, loops = cat(to("?" .. INTS, "d", 2), same(FLOATS .. COMPLEX, 2)),
+        op = "out0 = in0 / in1", ops = { ["?" .. INTS] = "out0 = (double)in0 / (double)in1" }, types = NUM }
+  def { name = "floor_divide", nin = 2, loops = same(INTS .. FLOATS, 2), op = "out0 = ga_floor_divide(in0, in1)",
+        types = "integers and floating point numbers" }
+  def { name = "remainder", nin = 2, loops = same(INTS .. FLOATS, 2), op = "out0 = ga_remainder(in0, in1)",
+        types = "integers and floating point numbers" }
+  def { name = "fmod", nin = 2, loops = same(INTS .. FLOATS, 2), op = "out0 = ga_fmod(in0, in1)",
+        types = "integers and floating point numbers" }
+  def { name = "power", nin = 2, loops = same(INTS .. FLOATS .. COMPLEX, 2), op = "out0 = ga_power(in0, in1)",
+        types = NUM }
+  for _, name in ipairs { "maximum", "minimum", "fmax", "fmin" } do
+    def { name = name, nin = 2, loops = same(REAL, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
+          types = "real numbers" }
+  end
+  for _, name in ipairs { "arctan2", "hypot", "copysign" } do
+    def { name = name, nin = 2, loops = same(FLOATS, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
+          types = "floating point numbers" }
+  end
+  def { name = "logical_and", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_nonzero(in0) && ga_nonzero(in1)",
+        types = NUM }
+  def { name = "logical_or", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_nonzero(in0) || ga_nonzero(in1)",
+        types = NUM }
+  def { name = "logical_xor", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_nonzero(in0) != ga_nonzero(in1)",
+        types = NUM }
+  for name, sym in pairs { bitwise_and = "&", bitwise_or = "|", bitwise_xor = "^" } do
+    def { name = name, nin = 2, loops = same("?" .. INTS, 2), op = ("out0 = in0 %s in1"):format(sym),
+          types = "integers and booleans" }
+  end
+  def { name = "left_shift", nin = 2, loops = same(INTS, 2), op = "out0 = ga_left_shift(in0, in1)",
+        types = "integers" }
+  def { name = "right_shift", nin = 2, loops = same(INTS, 2), op = "out0 = ga_right_shift(in0, in1)",
+        types = "integers" }
+  -- comparisons (complex numbers order lexicographically, as in NumPy)
+  def { name = "equal", nin = 2, loops = to(ALL, "?", 2), op = "out0 = in0 == in1", types = NUM }
+  def { name = "not_equal", nin = 2, loops = to(ALL, "?", 2), op = "out0 = in0 != in1", types = NUM }
+  def { name = "less", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_lt(in0, in1)", types = NUM }
+  def { name = "less_equal", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_le(in0, in1)", types = NUM }
+  def { name = "greater", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_lt(in1, in0)", types = NUM }
+  def { name = "greater_equal", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_le(in1, in0)", types = NUM }
+
+  local ufuncs = {}
+  for _, d in ipairs(defs) do
+    local u = core._ufunc(d)
+    ga[d.name] = u
+    ufuncs[#ufuncs + 1] = d.name
+  end
+  -- NumPy's other names
+  ga.absolute = ga.abs
+  ga.conjugate = ga.conj
+  ga.true_divide = ga.divide
+  ga.mod = ga.remainder
+  ga.bitwise_not = ga.invert
+  ga._ufunc_defs = defs        -- for specs and tools
+  ga._ufunc_names = ufuncs
+
+  core._install_operators(ga)
+end
