@@ -715,20 +715,6 @@ int ga_compile_for_arch(lua_State *L, const char *what, const char *src, size_t 
 /* launching                                                             */
 /* ===================================================================== */
 
-/* Kept out of line so ga_launch stays a call and a compare */
-__attribute__((noinline, cold, noreturn))
-static void launch_failed(lua_State *L, const char *what, cudaError_t err) {
-  (void)cudaGetLastError();   /* clear a non-sticky error for the next call */
-  ga_error(L, "%s: launch failed: %s (%s)", what, cudaGetErrorName(err), cudaGetErrorString(err));
-  abort();   /* not reached: ga_error raises */
-}
-
-void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 block,
-               void **args, size_t shmem, cudaStream_t stream) {
-  cudaError_t err = cudaLaunchKernel((const void *)k, grid, block, args, shmem, stream);
-  if (err != cudaSuccess) launch_failed(L, what, err);
-}
-
 /* ===================================================================== */
 /* Lua functions                                                         */
 /* ===================================================================== */

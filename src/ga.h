@@ -14,6 +14,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 
+#include <cuda.h>               /* driver types only: the module never links libcuda */
 #include <cuda_runtime_api.h>
 
 #define GA_VERSION "0.1.0"
@@ -276,6 +277,11 @@ static inline dim3 dim3_make(unsigned x, unsigned y, unsigned z) {
   d.x = x; d.y = y; d.z = z;
   return d;
 }
+
+/* launch.c: the driver's cuLaunchKernel through entry points the runtime
+** gives (NULL / 0 when unavailable) */
+CUfunction ga_driver_function(cudaKernel_t k);
+int ga_driver_launch(CUfunction fn, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s);
 
 /* A launch with its error checked ("gpuarray: <what>: launch failed: ...") */
 void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 block,

@@ -66,45 +66,8 @@ typedef union {
 /* the driver's launch                                                   */
 /* ===================================================================== */
 
-/* cuLaunchKernel on the kernel's CUfunction skips the runtime's per-call
-** lookup of a cudaKernel_t: the cheapest launch there is, and the one CuPy
-** makes. Both entry points come through the runtime (the module never links
-** libcuda); without them, cudaLaunchKernel does the work. */
-typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                              unsigned, CUstream, void **, void **);
-typedef CUresult (*getfn_fn)(CUfunction *, CUkernel);
-
-static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
-static launch_fn drv_launch;
-static getfn_fn drv_getfn;
-
-static void *entry_point(const char *name) {
-  void *p = NULL;
-  enum cudaDriverEntryPointQueryResult st = cudaDriverEntryPointSymbolNotFound;
-  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &st) != cudaSuccess ||
-      st != cudaDriverEntryPointSuccess) {
-    (void)cudaGetLastError();
-    return NULL;
-  }
-  return p;
-}
-
-static void drv_init(void) {
-  launch_fn l = (launch_fn)entry_point("cuLaunchKernel");
-  getfn_fn g = (getfn_fn)entry_point("cuKernelGetFunction");
-  if (l && g) {
-    drv_launch = l;
-    drv_getfn = g;
-  }
-}
-
-/* The CUfunction of kernel f in the current context, or NULL */
-static CUfunction driver_function(cudaKernel_t f) {
-  pthread_once(&drv_once, drv_init);
-  CUfunction fn = NULL;
-  if (drv_getfn && drv_getfn(&fn, (CUkernel)f) != CUDA_SUCCESS) fn = NULL;
-  return fn;
-}
+/* Launches go through launch.c's driver path (ga_driver_function,
+** ga_driver_launch); each kernel object keeps its CUfunction per device. */
 
 /* ===================================================================== */
 /* modules                                                               */
@@ -232,7 +195,7 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, rawkernel *k) {
                   "set_max_dynamic_shared_mem: cudaFuncSetAttribute");
   /* a raised shared memory limit is the runtime's attribute of the
   ** cudaKernel_t: such kernels launch through the runtime */
-  k->fn[ctx->device] = k->max_dyn >= 0 ? NULL : driver_function(f);
+  k->fn[ctx->device] = k->max_dyn >= 0 ? NULL : ga_driver_function(f);
   k->k[ctx->device] = f;
   return f;
 }
@@ -523,8 +486,7 @@ static int l_call(lua_State *L) {
     lua_pop(L, 1);
   }
   CUfunction fn = k->fn[ctx->device];
-  if (!fn || drv_launch(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
-                        (CUstream)s, argp, NULL) != CUDA_SUCCESS) {
+  if (!fn || !ga_driver_launch(fn, grid, block, argp, shmem, s)) {
     /* no driver path, or it failed: the runtime launches, or names the
     ** failure (the same launch fails the same way, and nothing ran) */
     cudaError_t err = cudaLaunchKernel((const void *)f, grid, block, argp, shmem, s);
