@@ -35,7 +35,6 @@ struct pblock {
   size_t size;
   atomic_int refs;
   cudaEvent_t ev;          /* made on first transfer */
-  cudaStream_t ev_stream;  /* where it was last recorded */
   int ev_pending;          /* recorded and maybe not yet complete */
   ppool *pool;
   pblock *next;            /* free or pending list */
@@ -223,7 +222,9 @@ void *ga_pinned_data(lua_State *L, int idx) {
 void ga_pinned_before(lua_State *L, int idx, cudaStream_t s) {
   pinned *h = topinned(L, idx);
   pblock *b = h ? h->blk : NULL;
-  if (!b || !b->ev_pending || b->ev_stream == s || blk_idle(b)) return;
+  /* no shortcut for "recorded on s": a destroyed stream's handle may have
+  ** been given to s since; a wait on s's own event orders nothing extra */
+  if (!b || !b->ev_pending || blk_idle(b)) return;
   ga_cuda_check(L, cudaStreamWaitEvent(s, b->ev, 0), "pinned array: cudaStreamWaitEvent");
 }
 
@@ -239,7 +240,6 @@ void ga_pinned_after(lua_State *L, int idx, cudaStream_t s) {
     return;
   }
   ga_cuda_check(L, cudaEventRecord(b->ev, s), "pinned array: cudaEventRecord");
-  b->ev_stream = s;
   b->ev_pending = 1;
 }
 

@@ -322,8 +322,11 @@ static int l_event_gc(lua_State *L) {
   return 0;
 }
 
+/* The boolean field key of the options table at idx (0: no table); 0 is no
+** valid stack index, so it must never reach lua_istable / lua_getfield,
+** which would read whatever stale slot lies above the stack top */
 static int opt_bool(lua_State *L, int idx, const char *key, int def) {
-  if (!lua_istable(L, idx)) return def;
+  if (idx <= 0 || !lua_istable(L, idx)) return def;
   int t = lua_getfield(L, idx, key);
   int v = t == LUA_TNIL ? def : lua_toboolean(L, -1);
   lua_pop(L, 1);
@@ -346,12 +349,12 @@ static ga_event *push_event(lua_State *L, ga_state *ctx, int timing, int blockin
 /* ga.Event([{timing = true, blocking = false}]) */
 static int l_event_new(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  int opts = lua_gettop(L) >= 1 && lua_istable(L, 1) ? 1 : 0;
+  int opts = lua_istable(L, 1) ? 1 : 0;
   if (!opts && !lua_isnoneornil(L, 1))
     ga_error(L, "Event: expected an options table, got %s", luaL_typename(L, 1));
-  int timing = opt_bool(L, opts ? 1 : 0, "timing", 1);
-  int blocking = opt_bool(L, opts ? 1 : 0, "blocking", 0);
-  if (opts && opt_bool(L, 1, "disable_timing", 0)) timing = 0;   /* CuPy's spelling */
+  int timing = opt_bool(L, opts, "timing", 1);
+  int blocking = opt_bool(L, opts, "blocking", 0);
+  if (opt_bool(L, opts, "disable_timing", 0)) timing = 0;   /* CuPy's spelling */
   push_event(L, ctx, timing, blocking);
   return 1;
 }
