@@ -48,6 +48,21 @@ return function(ga, B)
   B.case("bcast_mul_f32_GBps", function()
     return B.gbps(8 * N, function() ga.multiply(X, w, out_Z) end)
   end)
+  -- strided_add: the DRAM traffic floor is above the 12 bytes per output
+  -- element the key counts. even reads rows 1, 3, 5, ... of X and odd rows
+  -- 2, 4, 6, ...: every row of X is touched, and in each touched row only
+  -- every other float is used, but DRAM and L2 move whole 32-byte sectors
+  -- (8 floats, 4 of them used), so all of X is read: 8192 rows x 32 KiB =
+  -- 256 MiB, plus 64 MiB written for Z's quarter, 320 MiB (335.5 MB) moved
+  -- for 201.3 MB counted (x1.667). At the best streaming rate this H200
+  -- reaches (add_f32 4.16 TB/s of real traffic, copy 4.02) that is 80.6 us
+  -- a call, 2.50 TB/s counted: the ceiling of this key. We measured 2.34
+  -- (94% of it). 1.5x CuPy's 1.80 TB/s (2.69 TB/s counted) would need 4.49
+  -- TB/s of real traffic, 108% of the best streaming kernel and 94% of the
+  -- HBM3e peak (4.8 TB/s): not reachable. The sectors' unused halves (odd
+  -- columns of even rows, even columns of odd rows) are read by no one, and
+  -- no layout of the computation avoids fetching them; X (256 MiB) is
+  -- several times the L2, so nothing stays cached between calls.
   local h = M // 2
   local even = X[{ { 1, nil, 2 }, { 1, nil, 2 } }]
   local odd = X[{ { 2, nil, 2 }, { 2, nil, 2 } }]

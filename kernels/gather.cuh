@@ -43,27 +43,70 @@ __device__ __forceinline__ O ga_wrap(IDX k, O n) {
 }
 
 // ---------------------------------------------------------------------------
+// Cache hints for the vector gather. The indices and the output stream
+// through once: loaded and stored with .cs (evict-first in L1 and L2), so
+// they do not push out the lines of x that a later random read could hit.
+// x is read-only in the kernel (take never writes into the array it reads)
+// and read through the non-coherent path (ld.global.nc).
+template <int B> struct ga_word;
+template <> struct ga_word<1> { typedef unsigned char type; };
+template <> struct ga_word<2> { typedef unsigned short type; };
+template <> struct ga_word<4> { typedef unsigned type; };
+template <> struct ga_word<8> { typedef uint2 type; };
+template <> struct ga_word<16> { typedef uint4 type; };
+
+// V: a ga_vec (aligned to its size, a power of two), moved 16 bytes at a time
+template <typename V>
+__device__ __forceinline__ V ga_ldcs_vec(const V *p) {
+  constexpr int B = sizeof(V) < 16 ? (int)sizeof(V) : 16;
+  typedef typename ga_word<B>::type W;
+  V r;
+  W *w = reinterpret_cast<W *>(&r);
+  const W *q = reinterpret_cast<const W *>(p);
+#pragma unroll
+  for (int i = 0; i < (int)(sizeof(V) / B); i++) w[i] = __ldcs(q + i);
+  return r;
+}
+template <typename V>
+__device__ __forceinline__ void ga_stcs_vec(V *p, const V &v) {
+  constexpr int B = sizeof(V) < 16 ? (int)sizeof(V) : 16;
+  typedef typename ga_word<B>::type W;
+  const W *w = reinterpret_cast<const W *>(&v);
+  W *q = reinterpret_cast<W *>(p);
+#pragma unroll
+  for (int i = 0; i < (int)(sizeof(V) / B); i++) __stcs(q + i, w[i]);
+}
+// One element of x (any dtype: 1 to 16 bytes, aligned to its size)
+template <typename T>
+__device__ __forceinline__ T ga_ldg_elem(const T *p) {
+  typedef typename ga_word<sizeof(T)>::type W;
+  T r;
+  *reinterpret_cast<W *>(&r) = __ldg(reinterpret_cast<const W *>(p));
+  return r;
+}
+
+// ---------------------------------------------------------------------------
 // take along an axis whose iteration space merged to one dimension, with a
 // contiguous output and contiguous indices (x[idx] on a vector, the
-// benchmark's case). Each thread reads V indices with one vector load,
-// issues V independent loads of x (more loads in flight per thread hides
-// the latency of random reads) and writes its V values with one vector
-// store. sx is x's stride along the axis in bytes.
+// benchmark's case). Each thread reads V indices with vector loads, issues
+// V independent loads of x (more loads in flight per thread hides the
+// latency of random reads) and writes its V values with vector stores.
+// sx is x's stride along the axis in bytes.
 template <typename T, typename IDX, int V, typename I, typename O>
 __device__ __forceinline__ void ga_gather_flat(T *__restrict__ out, const char *__restrict__ x,
                                                const IDX *__restrict__ idx, I m, O n, O sx) {
   I base = ((I)blockIdx.x * blockDim.x + threadIdx.x) * V;
   if (base + V <= m) {
-    ga_vec<IDX, V> k = *reinterpret_cast<const ga_vec<IDX, V> *>(idx + base);
+    ga_vec<IDX, V> k = ga_ldcs_vec(reinterpret_cast<const ga_vec<IDX, V> *>(idx + base));
     O p[V];
 #pragma unroll
     for (int j = 0; j < V; j++) p[j] = ga_wrap<O>(k.v[j], n);
     ga_vec<T, V> r;
 #pragma unroll
-    for (int j = 0; j < V; j++) r.v[j] = *ga_at<T>(x, (long long)(p[j] * sx));
-    *reinterpret_cast<ga_vec<T, V> *>(out + base) = r;
+    for (int j = 0; j < V; j++) r.v[j] = ga_ldg_elem(ga_at<T>(x, (long long)(p[j] * sx)));
+    ga_stcs_vec(reinterpret_cast<ga_vec<T, V> *>(out + base), r);
   } else {
-    for (I j = base; j < m; j++) out[j] = *ga_at<T>(x, (long long)(ga_wrap<O>(idx[j], n) * sx));
+    for (I j = base; j < m; j++) out[j] = ga_ldg_elem(ga_at<T>(x, (long long)(ga_wrap<O>(idx[j], n) * sx)));
   }
 }
 

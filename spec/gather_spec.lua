@@ -134,8 +134,10 @@ describe("gather kernels compile for sm_90", function()
     local w = {}
     for i, ix in ipairs(INDEX_DTYPES) do
       for j, t in ipairs({ "float32", "float64", "float16", "int8", "complex128", "bool" }) do
-        local vec = math.max(1, math.min(4, 16 // ga.dtype(t).itemsize))
+        -- the widths pick_vec takes: up to 8 elements and 32 bytes, and halves of it
+        local vec = math.max(1, math.min(8, 32 // ga.dtype(t).itemsize))
         w[#w + 1] = core._gather_wrapper("flat", ("f%d_%d"):format(i, j), t, ix, nil, vec, 1, false)
+        w[#w + 1] = core._gather_wrapper("flat", ("e%d_%d"):format(i, j), t, ix, nil, math.max(1, vec // 2), 1, true)
         w[#w + 1] = core._gather_wrapper("flat", ("f%d_%d_1"):format(i, j), t, ix, nil, 1, 1, false)
         w[#w + 1] = core._gather_wrapper("flat", ("q%d_%d"):format(i, j), t, ix, nil, 2, 1, true)
         w[#w + 1] = core._gather_wrapper("gather", ("g%d_%d"):format(i, j), t, ix, nil, 1, 1 + (i + j) % 3, false)
@@ -414,5 +416,28 @@ describe("integer-array indexing on the GPU", function()
     helper.assert_gaerror(function() return ga.take(ga.array(5), ga.array({ 1 }, "int64"), 1) end,
                           "take: axis 1 given for a 0-d array")
     check({ shape = { 2 }, data = { 5, 5 } }, ga.take(ga.array(5, "int64"), ga.array({ 1, -1 }, "int64")), "int64")
+  end)
+
+  gpu_it("GPUARRAY_L2_FETCH_GRANULARITY sets the context's limit at first use; gathers stay right", function()
+    -- a fresh process per value: the limit is set once, at first use of the device
+    local function run(value)
+      local cmd = ("GPUARRAY_L2_FETCH_GRANULARITY=%s LUA_PATH='lua/?.lua;lua/?/init.lua;;' "
+        .. "LUA_CPATH='build/?.so;;' lua5.4 -e 'local ga = require [[gpuarray]]; "
+        .. "local ok, e = pcall(function() "
+        .. "return ga.arange(1000, [[float32]])[ga.array({7, -1}, [[int64]])]:totable() end); "
+        .. "if not ok then io.write(e) return end; "
+        .. "io.write(e[1], [[ ]], e[2], [[ ]], tostring(ga._core._l2_fetch_granularity()))' 2>&1"):format(value)
+      local p = assert(io.popen(cmd))
+      local out = p:read("a")
+      p:close()
+      return out
+    end
+    local out = run("32")
+    local a, b, g = out:match("^(%S+) (%S+) (%S+)$")
+    assert.are.equal(6, tonumber(a), out)
+    assert.are.equal(999, tonumber(b), out)
+    -- a hint the driver may round up, or nil when the driver entry point is missing
+    assert.is_true(g == "nil" or (tonumber(g) and tonumber(g) <= 64), out)
+    assert.truthy(run("seven"):find("gpuarray: GPUARRAY_L2_FETCH_GRANULARITY must be a number of bytes", 1, true))
   end)
 end)

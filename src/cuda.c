@@ -4,6 +4,7 @@
 ** need are read once and cached.
 */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,6 +19,7 @@ static cudaError_t init_error = cudaSuccess;
 static pthread_mutex_t info_lock = PTHREAD_MUTEX_INITIALIZER;
 static ga_devinfo infos[MAX_DEVICES];
 static atomic_int info_ready[MAX_DEVICES];
+static atomic_int limits_set[MAX_DEVICES];
 
 static void init_cuda(void) {
   int n = 0;
@@ -34,6 +36,51 @@ int ga_device_count(void) {
   return n_devices;
 }
 
+/* cuCtxSetLimit / cuCtxGetLimit through the runtime's entry points (the
+** module links no libcuda, and test builds run on a stub runtime that has
+** only the functions the module already calls); NULL when unavailable */
+typedef CUresult (*set_limit_fn)(CUlimit, size_t);
+typedef CUresult (*get_limit_fn)(size_t *, CUlimit);
+
+static void *driver_entry(const char *name) {
+  void *p = NULL;
+  enum cudaDriverEntryPointQueryResult st = cudaDriverEntryPointSymbolNotFound;
+  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &st) != cudaSuccess ||
+      st != cudaDriverEntryPointSuccess) {
+    (void)cudaGetLastError();
+    return NULL;
+  }
+  return p;
+}
+
+/* GPUARRAY_L2_FETCH_GRANULARITY=<0..128>: an experiment switch for the
+** context's L2 fetch granularity limit (bytes the L2 fetches from DRAM on
+** a miss; 32 suits random gathers, which use 4 bytes of each fetch). It is
+** a context-wide hint, so it is set once per device, at first use, when
+** the variable is set; unset leaves the driver's default. */
+static void set_limits(lua_State *L, int device) {
+  const char *e = getenv("GPUARRAY_L2_FETCH_GRANULARITY");
+  long v = -1;
+  if (e && *e) {
+    char *end;
+    v = strtol(e, &end, 10);
+    if (*end || v < 0 || v > 128)
+      ga_error(L, "GPUARRAY_L2_FETCH_GRANULARITY must be a number of bytes from 0 to 128, got '%s'", e);
+  }
+  pthread_mutex_lock(&info_lock);
+  if (!atomic_load_explicit(&limits_set[device], memory_order_relaxed)) {
+    /* a hint: the driver may clamp it or not support it, neither is an
+    ** error. cudaSetDevice makes the primary context current for the
+    ** driver call (cudaGetDevice alone does not create it). */
+    set_limit_fn set = v >= 0 ? (set_limit_fn)driver_entry("cuCtxSetLimit") : NULL;
+    if (set && cudaSetDevice(device) == cudaSuccess)
+      (void)set(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, (size_t)v);
+    (void)cudaGetLastError();
+    atomic_store_explicit(&limits_set[device], 1, memory_order_release);
+  }
+  pthread_mutex_unlock(&info_lock);
+}
+
 void ga_device_enter(lua_State *L, ga_state *ctx) {
   if (ga_device_count() == 0) {
     if (init_error != cudaSuccess)
@@ -47,10 +94,47 @@ void ga_device_enter(lua_State *L, ga_state *ctx) {
   int cur = -1;
   if (cudaGetDevice(&cur) != cudaSuccess || cur != ctx->device)
     ga_cuda_check(L, cudaSetDevice(ctx->device), "cudaSetDevice");
+  if (!atomic_load_explicit(&limits_set[ctx->device], memory_order_acquire)) set_limits(L, ctx->device);
+}
+
+/* The attributes hot paths need, one cudaDeviceGetAttribute each:
+** cudaGetDeviceProperties queries everything, some of it slowly (it is
+** milliseconds of the first use of a device). Returns 0 when any query
+** fails or answers 0. */
+static int fill_from_attributes(int device, ga_devinfo *d) {
+  static const enum cudaDeviceAttr attrs[] = {
+    cudaDevAttrMultiProcessorCount, cudaDevAttrMaxThreadsPerBlock,
+    cudaDevAttrMaxGridDimX, cudaDevAttrMaxGridDimY, cudaDevAttrMaxGridDimZ,
+    cudaDevAttrMaxBlockDimX, cudaDevAttrMaxBlockDimY, cudaDevAttrMaxBlockDimZ,
+    cudaDevAttrMaxSharedMemoryPerBlock, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+    cudaDevAttrWarpSize, cudaDevAttrComputeCapabilityMajor, cudaDevAttrComputeCapabilityMinor,
+  };
+  int v[sizeof attrs / sizeof attrs[0]];
+  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+    v[i] = 0;
+    if (cudaDeviceGetAttribute(&v[i], attrs[i], device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    if (v[i] <= 0 && attrs[i] != cudaDevAttrComputeCapabilityMinor) return 0;
+  }
+  d->sm_count = v[0];
+  d->max_threads_per_block = v[1];
+  for (int i = 0; i < 3; i++) {
+    d->max_grid[i] = v[2 + i];
+    d->max_block[i] = v[5 + i];
+  }
+  d->shared_per_block = (size_t)v[8];
+  d->shared_per_block_optin = (size_t)v[9];
+  d->warp_size = v[10];
+  d->arch = v[11] * 10 + v[12];
+  return 1;
 }
 
 static void fill_info(int device, ga_devinfo *d) {
   struct cudaDeviceProp p;
+  memset(d, 0, sizeof *d);
+  if (fill_from_attributes(device, d)) return;
   memset(d, 0, sizeof *d);
   if (cudaGetDeviceProperties(&p, device) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -192,6 +276,21 @@ static int l_gpu_time_ms(lua_State *L) {
   return 1;
 }
 
+/* _l2_fetch_granularity() -> bytes | nil: the limit in effect on the
+** current device (for the bench, with GPUARRAY_L2_FETCH_GRANULARITY) */
+static int l_l2_fetch_granularity(lua_State *L) {
+  ga_state *ctx = ga_ctx(L);
+  ga_device_enter(L, ctx);
+  get_limit_fn get = (get_limit_fn)driver_entry("cuCtxGetLimit");
+  size_t v = 0;
+  if (get && cudaSetDevice(ctx->device) == cudaSuccess && get(&v, CU_LIMIT_MAX_L2_FETCH_GRANULARITY) == CUDA_SUCCESS)
+    lua_pushinteger(L, (lua_Integer)v);
+  else
+    lua_pushnil(L);
+  (void)cudaGetLastError();
+  return 1;
+}
+
 static int l_stream_sync(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   ga_device_enter(L, ctx);
@@ -203,6 +302,7 @@ static const luaL_Reg cuda_funcs[] = {
   {"_now", l_now},
   {"_gpu_time_ms", l_gpu_time_ms},
   {"_stream_sync", l_stream_sync},
+  {"_l2_fetch_granularity", l_l2_fetch_granularity},
   {"is_available", l_is_available},
   {"device_count", l_device_count},
   {"device_properties", l_device_properties},

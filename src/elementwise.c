@@ -26,6 +26,7 @@ typedef struct {
   const char *opts[EK_MAXOPTS];
   int no_return, reduce_dims, raw_views;
   int write_first[GA_MAXPARAMS];    /* per output */
+  const void *array_mt;             /* the ndarray metatable (ga_ew_toarray) */
   ga_ewcache cache;
 } ga_ek;
 
@@ -125,6 +126,7 @@ static int l_ek_new(lua_State *L) {
   ga_ek *k = (ga_ek *)lua_newuserdatauv(L, sizeof(ga_ek), 1);
   memset(k, 0, sizeof *k);
   k->reduce_dims = 1;
+  k->array_mt = ga_ew_array_mt(L);
   luaL_setmetatable(L, EK_MT);
   int self = lua_gettop(L);
   lua_createtable(L, 0, 8);
@@ -215,7 +217,7 @@ static void bind(lua_State *L, const ga_ek *k, binding *bd, int first, int given
     bd->arg[j] = ARG_NONE;
     bd->a[j] = NULL;
     if (!given) continue;
-    ga_array *a = ga_toarray(L, first + j);
+    ga_array *a = ga_ew_toarray(L, first + j, k->array_mt);
     if (!a) ga_error(L, "%s: output %s must be an ndarray, got %s", k->name, p->name, luaL_typename(L, first + j));
     if (a->flags & GA_F_FREED) ga_error(L, "%s: output %s was freed", k->name, p->name);
     bd->a[j] = a;
@@ -225,7 +227,7 @@ static void bind(lua_State *L, const ga_ek *k, binding *bd, int first, int given
   for (int j = 0; j < bd->nin; j++) {
     const ga_param *p = param_at(k, j);
     int idx = first + j;
-    ga_array *a = ga_toarray(L, idx);
+    ga_array *a = ga_ew_toarray(L, idx, k->array_mt);
     ga_scalar *s;
     bd->idx[j] = idx;
     bd->a[j] = NULL;
@@ -323,21 +325,33 @@ static void make_spec(const ga_ek *k, const binding *bd, const int *kind, ga_ews
   s->raw_views = k->raw_views;
 }
 
+/* key[0]: the variant and device; then two bytes per parameter (dtype,
+** kind, raw contiguity; raw ndim), packed little end first */
 static void make_key(const ga_ek *k, const binding *bd, const int *kind, const ga_ewvariant *v, int device,
                      uint64_t *key) {
-  unsigned char bytes[8 * GA_EWKEY_WORDS];
-  memset(bytes, 0, sizeof bytes);
-  for (int j = 0; j < bd->np; j++) {
-    int contig = kind[j] == GA_EW_RAW && (bd->a[j]->flags & GA_F_C);
-    bytes[2 * j] = (unsigned char)(bd->dtype[j] | kind[j] << 4 | contig << 6);
-    bytes[2 * j + 1] = (unsigned char)(kind[j] == GA_EW_RAW ? bd->a[j]->ndim : 0);
-  }
   key[0] = ga_ew_variant_word(v, device);
-  memcpy(key + 1, bytes, 8 * (size_t)(k->cache.nwords - 1));
+  for (int w = 1; w < k->cache.nwords; w++) key[w] = 0;
+  for (int j = 0; j < bd->np; j++) {
+    int raw = kind[j] == GA_EW_RAW;
+    int contig = raw && (bd->a[j]->flags & GA_F_C);
+    uint64_t pair = (uint64_t)(bd->dtype[j] | kind[j] << 4 | contig << 6) |
+                    (uint64_t)(raw ? bd->a[j]->ndim : 0) << 8;
+    key[1 + j / 4] |= pair << (16 * (j % 4));
+  }
+}
+
+/* The kernel at 1, for __call: its metatable is upvalue 2 (a raw compare,
+** not a registry lookup by name) */
+static ga_ek *call_self(lua_State *L) {
+  ga_ek *k = (ga_ek *)lua_touserdata(L, 1);
+  int ok = k && lua_getmetatable(L, 1) && lua_rawequal(L, -1, lua_upvalueindex(2));
+  if (k && ok) lua_pop(L, 1);
+  if (!ok) return check_ek(L, 1);   /* raises the usual message */
+  return k;
 }
 
 static int l_ek_call(lua_State *L) {
-  ga_ek *k = check_ek(L, 1);
+  ga_ek *k = call_self(L);
   ga_state *ctx = ga_ctx(L);
   int top = lua_gettop(L), nargs = top - 1, optidx = 0;
   if (nargs > 0 && is_options(L, top)) {
@@ -388,14 +402,22 @@ static int l_ek_call(lua_State *L) {
     }
   }
   if (narr > GA_IX_MAXOP) ga_error(L, "%s: more than %d non-raw array arguments", k->name, GA_IX_MAXOP);
-  int nd = 0;
+  int nd = 0, same = nb > 0;
   int64_t shape[GA_MAXDIM];
   if (nb > 0) {
     if (size >= 0) ga_error(L, "%s: size must not be given when there are non-raw array arguments", k->name);
-    int bad = ga_broadcast(nb, ndims, shapes, &nd, shape);
-    if (bad >= 0)
-      ga_error(L, "%s: shapes %s and %s cannot be broadcast", k->name, ga_shape_str(L, ndims[0], shapes[0]),
-               ga_shape_str(L, ndims[bad], shapes[bad]));
+    /* the common case: every array has the same shape */
+    for (int m = 1; m < nb && same; m++)
+      same = ndims[m] == ndims[0] && ga_ew_same_shape(ndims[0], shapes[m], shapes[0]);
+    if (same) {
+      nd = ndims[0];
+      memcpy(shape, shapes[0], sizeof(int64_t) * (size_t)nd);
+    } else {
+      int bad = ga_broadcast(nb, ndims, shapes, &nd, shape);
+      if (bad >= 0)
+        ga_error(L, "%s: shapes %s and %s cannot be broadcast", k->name, ga_shape_str(L, ndims[0], shapes[0]),
+                 ga_shape_str(L, ndims[bad], shapes[bad]));
+    }
   } else {
     if (size < 0) ga_error(L, "%s: the size option is required when no argument is a non-raw array", k->name);
     nd = 1;
@@ -404,8 +426,7 @@ static int l_ek_call(lua_State *L) {
   for (int j = nin; j < np; j++) {
     const ga_param *p = param_at(k, j);
     ga_array *a = bd.a[j];
-    if (a && kind[j] == GA_EW_ARRAY &&
-        (a->ndim != nd || memcmp(a->shape, shape, sizeof(int64_t) * (size_t)nd) != 0))
+    if (a && kind[j] == GA_EW_ARRAY && !same && (a->ndim != nd || !ga_ew_same_shape(nd, a->shape, shape)))
       ga_error(L, "%s: output %s has shape %s, the broadcast shape is %s", k->name, p->name,
                ga_shape_str(L, a->ndim, a->shape), ga_shape_str(L, nd, shape));
     if (!a && kind[j] == GA_EW_RAW && size < 0)
@@ -439,9 +460,12 @@ static int l_ek_call(lua_State *L) {
       it.ptr[m] = a->data;
       it.itemsize[m] = ga_dtypes[a->dtype].itemsize;
       it.out[m] = j >= nin;
-      ga_broadcast_strides(a->ndim, a->shape, a->strides, nd, shape, it.strides[m]);
-      it.contiguous &= a->ndim == nd && (a->flags & GA_F_C) &&
-                       memcmp(a->shape, shape, sizeof(int64_t) * (size_t)nd) == 0;
+      it.contiguous &= (a->flags & GA_F_C) && (same || (a->ndim == nd && ga_ew_same_shape(nd, a->shape, shape)));
+    }
+    if (!it.contiguous) {
+      for (int j = 0, m = 0; j < np; j++)
+        if (kind[j] == GA_EW_ARRAY)
+          ga_broadcast_strides(bd.a[j]->ndim, bd.a[j]->shape, bd.a[j]->strides, nd, shape, it.strides[m++]);
     }
     ga_ewvariant v;
     ga_ixbuf ix;
@@ -449,8 +473,9 @@ static int l_ek_call(lua_State *L) {
     ga_ew_layout(&it, k->reduce_dims, !k->raw_views, &v, &ix, &count);
     uint64_t key[GA_EWKEY_WORDS];
     make_key(k, &bd, kind, &v, ctx->device, key);
-    cudaKernel_t kern = ga_ewcache_get(&k->cache, key);
-    if (!kern) {
+    const ga_ewentry *ent = ga_ewcache_get(&k->cache, key);
+    ga_ewentry spare;
+    if (!ent) {
       ga_buf td;
       ga_buf_init(&td);
       ga_typemap_typedefs(&bd.tm, &td);
@@ -458,8 +483,8 @@ static int l_ek_call(lua_State *L) {
       ga_buf_free(&td);
       ga_ewspec *spec = (ga_ewspec *)lua_newuserdatauv(L, sizeof(ga_ewspec), 0);
       make_spec(k, &bd, kind, spec, lua_tostring(L, -2));
-      kern = ga_ew_compile(L, ctx, k->name, spec, &v, k->nopts, k->opts);
-      ga_ewcache_put(&k->cache, key, kern);
+      cudaKernel_t kern = ga_ew_compile(L, ctx, k->name, spec, &v, k->nopts, k->opts);
+      ent = ga_ewcache_put(&k->cache, key, kern, &spare);
       lua_pop(L, 2);
     }
     ga_device_enter(L, ctx);
@@ -477,7 +502,7 @@ static int l_ek_call(lua_State *L) {
         args[j] = &bd.vals[j];
       }
     }
-    ga_ew_launch(L, stream, k->name, kern, &v, args, np, &ix, count, block);
+    ga_ew_launch(L, stream, k->name, ent, &v, args, np, &ix, count, block);
   }
   if (k->no_return) return 0;
   for (int j = nin; j < np; j++) lua_pushvalue(L, outidx[j]);
@@ -595,7 +620,6 @@ static int l_ek_tostring(lua_State *L) {
 }
 
 static const luaL_Reg ek_meta[] = {
-  {"__call", l_ek_call},
   {"__index", l_ek_index},
   {"__gc", l_ek_gc},
   {"__tostring", l_ek_tostring},
@@ -612,6 +636,10 @@ static const luaL_Reg ek_funcs[] = {
 void ga_open_elementwise(lua_State *L) {
   luaL_newmetatable(L, EK_MT);
   ga_setfuncs(L, ek_meta);
+  ga_state_push(L);
+  lua_pushvalue(L, -2);
+  lua_pushcclosure(L, l_ek_call, 2);   /* upvalues: the context, the metatable */
+  lua_setfield(L, -2, "__call");
   lua_pop(L, 1);
   ga_setfuncs(L, ek_funcs);
 }

@@ -95,12 +95,6 @@ void ga_ew_layout(ga_ewiter *it, int reduce_dims, int allow_vin, ga_ewvariant *v
 /* core._ew_layout{...}: ga_ew_layout for specs (see ewgen.c) */
 int ga_l_ew_layout(lua_State *L);
 
-/* Launch: args holds the parameters' values in order; the engine appends
-** the indexer (when the class has one) and the count. block 0: default. */
-void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, cudaKernel_t k,
-                  const ga_ewvariant *v, void **args, int nargs, ga_ixbuf *ix, int64_t count,
-                  int block);
-
 /* ===================================================================== */
 /* the per-object memo of compiled variants                              */
 /* ===================================================================== */
@@ -109,6 +103,7 @@ void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, cudaKerne
 typedef struct {
   uint64_t key[GA_EWKEY_WORDS];
   cudaKernel_t k;
+  CUfunction fn;      /* k in the key's device's context (NULL: launch through ga_launch) */
 } ga_ewentry;
 
 typedef struct {
@@ -117,9 +112,20 @@ typedef struct {
 } ga_ewcache;
 
 void ga_ewcache_init(ga_ewcache *c, int nwords);
-cudaKernel_t ga_ewcache_get(ga_ewcache *c, const uint64_t *key);
-void ga_ewcache_put(ga_ewcache *c, const uint64_t *key, cudaKernel_t k);
+/* The entry for key, or NULL. The pointer is valid until the next put. */
+const ga_ewentry *ga_ewcache_get(ga_ewcache *c, const uint64_t *key);
+/* Memoise k under key; the key's device must be current (its CUfunction is
+** taken now). Returns the entry (a stack copy when memory ran out). */
+const ga_ewentry *ga_ewcache_put(ga_ewcache *c, const uint64_t *key, cudaKernel_t k, ga_ewentry *spare);
 void ga_ewcache_free(ga_ewcache *c);
+
+/* Launch: args holds the parameters' values in order; the engine appends
+** the indexer (when the class has one) and the count. block 0: the
+** default (256 threads, fewer when the whole call needs fewer). The
+** entry's device must be current. */
+void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, const ga_ewentry *e,
+                  const ga_ewvariant *v, void **args, int nargs, ga_ixbuf *ix, int64_t count,
+                  int block);
 
 /* The first word of a key: the variant and the device */
 uint64_t ga_ew_variant_word(const ga_ewvariant *v, int device);
@@ -139,6 +145,28 @@ int ga_can_cast_same_kind(int from, int to);
 
 /* Raise "gpuarray: <fname>: array is on device X, the current device is Y" */
 void ga_ew_check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname);
+
+/* ga_toarray for the hot paths: mt is the ndarray metatable of this Lua
+** state (lua_topointer of it, taken when the calling object was made; the
+** registry keeps it alive), so the test is one pointer compare instead of
+** a registry lookup. Freed arrays are returned too. */
+static inline ga_array *ga_ew_toarray(lua_State *L, int idx, const void *mt) {
+  ga_array *a = (ga_array *)lua_touserdata(L, idx);
+  if (!a || !lua_getmetatable(L, idx)) return NULL;
+  const void *m = lua_topointer(L, -1);
+  lua_settop(L, -2);
+  return m == mt ? a : NULL;
+}
+
+/* The ndarray metatable's identity for ga_ew_toarray */
+const void *ga_ew_array_mt(lua_State *L);
+
+/* Same shape (nd entries) */
+static inline int ga_ew_same_shape(int nd, const int64_t *a, const int64_t *b) {
+  for (int d = 0; d < nd; d++)
+    if (a[d] != b[d]) return 0;
+  return 1;
+}
 
 void ga_open_elementwise(lua_State *L);   /* ElementwiseKernel, _parse_params */
 

@@ -292,15 +292,20 @@ cudaKernel_t ga_ew_compile(lua_State *L, ga_state *ctx, const char *what, const 
 /* layout classes                                                        */
 /* ===================================================================== */
 
+/* w is a power of two (vector width x itemsize): a mask, not a division
+** (64-bit divisions were the slowest instructions of a tiny a + b) */
+static int multiple_of(int64_t x, int64_t w) { return (x & (w - 1)) == 0; }
+
 static int pick_flat_vec(const ga_ewiter *it) {
   int wide = 1;
   for (int k = 0; k < it->narr; k++)
     if (it->itemsize[k] > wide) wide = it->itemsize[k];
-  int v = 16 / wide;
+  int v = 16 >> __builtin_ctz((unsigned)wide);   /* itemsizes are powers of two */
   if (v < 1) v = 1;
   for (;;) {
     int ok = 1;
-    for (int k = 0; k < it->narr && ok; k++) ok = (uintptr_t)it->ptr[k] % ((uintptr_t)v * it->itemsize[k]) == 0;
+    for (int k = 0; k < it->narr && ok; k++)
+      ok = multiple_of((int64_t)(uintptr_t)it->ptr[k], (int64_t)v * it->itemsize[k]);
     if (ok || v == 1) return v;
     v /= 2;
   }
@@ -324,12 +329,12 @@ static int try_vin(ga_ewiter *it, int nd, int64_t *shape, int64_t **st, ga_ewvar
   }
   int vec = 16 / wide;
   for (; vec >= 2; vec /= 2) {
-    int ok = shape[last] % vec == 0;
+    int ok = multiple_of(shape[last], vec);
     for (int k = 0; k < it->narr && ok; k++) {
       if (bm & (1u << k)) continue;
       int64_t w = (int64_t)vec * it->itemsize[k];
-      ok = (uintptr_t)it->ptr[k] % (uintptr_t)w == 0;
-      for (int d = 0; d < last && ok; d++) ok = st[k][d] % w == 0;
+      ok = multiple_of((int64_t)(uintptr_t)it->ptr[k], w);
+      for (int d = 0; d < last && ok; d++) ok = multiple_of(st[k][d], w);
     }
     if (ok) break;
   }
@@ -359,9 +364,9 @@ void ga_ew_layout(ga_ewiter *it, int reduce_dims, int allow_vin, ga_ewvariant *v
   int nd = it->ndim;
   int64_t shape[GA_MAXDIM];
   int64_t *st[GA_IX_MAXOP];
-  memcpy(shape, it->shape, sizeof(int64_t) * nd);
-  for (int k = 0; k < it->narr; k++) st[k] = it->strides[k];
   if (!flat) {
+    memcpy(shape, it->shape, sizeof(int64_t) * nd);
+    for (int k = 0; k < it->narr; k++) st[k] = it->strides[k];
     if (reduce_dims) nd = ga_merge_axes(nd, shape, it->narr, st);
     if (nd == 0) {
       flat = 1;                   /* one element */
@@ -396,20 +401,33 @@ void ga_ew_layout(ga_ewiter *it, int reduce_dims, int allow_vin, ga_ewvariant *v
   *count = n;
 }
 
-void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, cudaKernel_t k,
+/* Threads per block for a call needing 'threads' of them: THREADS, or for
+** tiny calls the fewest whole warps (one block of 32 for a + b on one
+** element: less for the GPU to set up per launch) */
+static unsigned block_for(uint64_t threads) {
+  if (threads >= THREADS) return THREADS;
+  return threads <= 32 ? 32u : (unsigned)((threads + 31) & ~(uint64_t)31);
+}
+
+void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, const ga_ewentry *e,
                   const ga_ewvariant *v, void **args, int nargs, ga_ixbuf *ix, int64_t count,
                   int block) {
-  if (block <= 0) block = THREADS;
   uint32_t c32 = (uint32_t)count;
   uint64_t c64 = (uint64_t)count;
   if (v->cls != GA_EW_FLAT) args[nargs++] = ix->bytes;
   args[nargs++] = v->idx64 ? (void *)&c64 : (void *)&c32;
-  int64_t per = (v->cls == GA_EW_FLAT ? v->vec : 1) * (int64_t)(v->unroll > 0 ? v->unroll : 1);
-  int64_t threads = (count + per - 1) / per;
-  int64_t grid = (threads + block - 1) / block;
+  /* elements per thread: vec * unroll, a power of two (no division) */
+  unsigned per = (unsigned)((v->cls == GA_EW_FLAT ? v->vec : 1) * (v->unroll > 0 ? v->unroll : 1));
+  unsigned sh = (unsigned)__builtin_ctz(per);
+  uint64_t threads = (c64 + per - 1) >> sh;
+  unsigned b = block > 0 ? (unsigned)block : block_for(threads);
+  uint64_t grid = (b & (b - 1)) == 0 ? (threads + b - 1) >> __builtin_ctz(b) : (threads + b - 1) / b;
   if (grid < 1) grid = 1;
   if (grid > 0x7fffffff) grid = 0x7fffffff;   /* the strided loops stride over the rest */
-  ga_launch(L, what, k, dim3_make((unsigned)grid, 1, 1), dim3_make((unsigned)block, 1, 1), args, 0, stream);
+  dim3 g = dim3_make((unsigned)grid, 1, 1), bl = dim3_make(b, 1, 1);
+  /* the entry's CUfunction: no device query, no table lookup per call */
+  if (e->fn && ga_driver_launch(e->fn, g, bl, args, 0, stream)) return;
+  ga_launch(L, what, e->k, g, bl, args, 0, stream);
 }
 
 /* ===================================================================== */
@@ -422,33 +440,41 @@ void ga_ewcache_init(ga_ewcache *c, int nwords) {
   c->e = NULL;
 }
 
-cudaKernel_t ga_ewcache_get(ga_ewcache *c, const uint64_t *key) {
-  size_t sz = sizeof(uint64_t) * (size_t)c->nwords;
+static int key_equal(const uint64_t *a, const uint64_t *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
+}
+
+const ga_ewentry *ga_ewcache_get(ga_ewcache *c, const uint64_t *key) {
   for (int i = 0; i < c->n; i++) {
-    if (memcmp(c->e[i].key, key, sz) != 0) continue;
-    cudaKernel_t k = c->e[i].k;
-    if (i > 0) {               /* move hits forward: the hot variant is found first */
-      ga_ewentry t = c->e[i - 1];
-      c->e[i - 1] = c->e[i];
-      c->e[i] = t;
-    }
-    return k;
+    if (!key_equal(c->e[i].key, key, c->nwords)) continue;
+    if (i == 0) return &c->e[0];
+    /* move hits forward: the hot variant is found first */
+    ga_ewentry t = c->e[i - 1];
+    c->e[i - 1] = c->e[i];
+    c->e[i] = t;
+    return &c->e[i - 1];
   }
   return NULL;
 }
 
-void ga_ewcache_put(ga_ewcache *c, const uint64_t *key, cudaKernel_t k) {
+const ga_ewentry *ga_ewcache_put(ga_ewcache *c, const uint64_t *key, cudaKernel_t k, ga_ewentry *spare) {
+  ga_ewentry *e = spare;
   if (c->n == c->cap) {
     int cap = c->cap ? 2 * c->cap : 4;
-    ga_ewentry *e = (ga_ewentry *)realloc(c->e, sizeof *e * (size_t)cap);
-    if (!e) return;            /* not memoised: only slower */
-    c->e = e;
-    c->cap = cap;
+    ga_ewentry *ne = (ga_ewentry *)realloc(c->e, sizeof *ne * (size_t)cap);
+    if (ne) {
+      c->e = ne;
+      c->cap = cap;
+    }
   }
-  memset(&c->e[c->n], 0, sizeof c->e[c->n]);
-  memcpy(c->e[c->n].key, key, sizeof(uint64_t) * (size_t)c->nwords);
-  c->e[c->n].k = k;
-  c->n++;
+  if (c->n < c->cap) e = &c->e[c->n++];   /* else not memoised: only slower */
+  memset(e, 0, sizeof *e);
+  memcpy(e->key, key, sizeof(uint64_t) * (size_t)c->nwords);
+  e->k = k;
+  e->fn = ga_driver_function(k);
+  return e;
 }
 
 void ga_ewcache_free(ga_ewcache *c) {
@@ -487,6 +513,13 @@ int ga_can_cast_same_kind(int from, int to) {
 void ga_ew_check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname) {
   if (a->device != ctx->device)
     ga_error(L, "%s: array is on device %d, the current device is %d", fname, a->device, ctx->device);
+}
+
+const void *ga_ew_array_mt(lua_State *L) {
+  luaL_getmetatable(L, GA_ARRAY_MT);
+  const void *p = lua_topointer(L, -1);
+  lua_pop(L, 1);
+  return p;
 }
 
 /* A tiny C tokenizer for ga_ew_write_first: identifiers, numbers, strings,

@@ -173,11 +173,12 @@ static int index_space(lua_State *L, const ga_array *x, int axis, const ga_array
   return nd;
 }
 
-/* The flat kernel's elements per thread: up to 16 bytes of output and at
-** most 4 indices, halved until both pointers are aligned for it. */
+/* The flat kernel's elements per thread: up to 32 bytes of output and at
+** most 8 indices (8 random reads in flight per thread), halved until both
+** pointers are aligned for it. */
 static int pick_vec(const void *out, int osz, const void *idx, int isize, int64_t n) {
-  int v = 16 / osz;
-  if (v > 4) v = 4;
+  int v = 32 / osz;
+  if (v > 8) v = 8;
   if (v < 1) v = 1;
   while (v > 1 && ((uintptr_t)out % ((uintptr_t)v * osz) || (uintptr_t)idx % ((uintptr_t)v * isize))) v /= 2;
   if (n < v) v = 1;

@@ -35,6 +35,7 @@ struct ga_ufunc {
   const char *ops[UF_MAXOPS];
   const char *types_msg;     /* what it supports, for the no-loop error */
   const char *bool_msg;      /* the error for bool inputs (subtract, negative) */
+  const void *array_mt;      /* the ndarray metatable (ga_ew_toarray) */
   ga_ewcache cache;
 };
 
@@ -101,7 +102,7 @@ static void classify(lua_State *L, const ga_ufunc *u, int idx, uop *o, int argn,
       o->weak = 'b';
       return;
     case LUA_TUSERDATA:
-      if ((o->a = ga_toarray(L, idx)) != NULL) {
+      if ((o->a = ga_ew_toarray(L, idx, u->array_mt)) != NULL) {
         if (o->a->flags & GA_F_FREED) ga_error(L, "%s: argument %d: the array was freed", u->name, argn);
         o->kind = OP_ARRAY;
         o->dtype = o->a->dtype;
@@ -138,13 +139,14 @@ static int find_forced(const ga_ufunc *u, int dtype) {
 }
 
 /* The loop for these operands (raises when there is none) */
+static int weak_rank(char c) { return c == 'b' ? 1 : c == 'i' ? 2 : c == 'f' ? 3 : 4; }
+
 static int resolve(lua_State *L, const ga_ufunc *u, const uop *ops, int forced) {
-  static const char order[] = "bifc";
   int strong = -1;
   char weak = 0;
   for (int k = 0; k < u->nin; k++) {
     if (ops[k].kind == OP_WEAK) {
-      if (!weak || strchr(order, ops[k].weak) > strchr(order, weak)) weak = ops[k].weak;
+      if (!weak || weak_rank(ops[k].weak) > weak_rank(weak)) weak = ops[k].weak;
     } else {
       strong = strong < 0 ? ops[k].dtype : (int)ga_promote((ga_dtype)strong, (ga_dtype)ops[k].dtype);
     }
@@ -271,29 +273,29 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
   int otype = lp->out;
   ga_array *out = NULL;
   if (out_idx) {
-    out = ga_toarray(L, out_idx);
+    out = ga_ew_toarray(L, out_idx, u->array_mt);
     if (!out) ga_error(L, "%s: out must be an ndarray, got %s", u->name, luaL_typename(L, out_idx));
     if (out->flags & GA_F_FREED) ga_error(L, "%s: the out array was freed", u->name);
-    if (!ga_can_cast_same_kind(otype, out->dtype))
+    if (otype != out->dtype && !ga_can_cast_same_kind(otype, out->dtype))
       ga_error(L, "%s: cannot cast the %s result to the %s output (casting rule 'same_kind')", u->name,
                ga_dtypes[otype].name, ga_dtypes[out->dtype].name);
     otype = out->dtype;
   }
 
-  /* the broadcast shape; the common case (same shapes) costs one memcmp */
+  /* the broadcast shape; the common case (same shapes) costs one compare */
   const ga_array *arrs[3];
   int na = 0, nd = 0, same = 1;
   for (int k = 0; k < nin; k++)
     if (ops[k].kind == OP_ARRAY) arrs[na++] = ops[k].a;
   if (out) arrs[na++] = out;
-  int64_t shape[GA_MAXDIM];
+  int64_t bshape[GA_MAXDIM];
+  const int64_t *shape = bshape;   /* arrs[0]'s shape, or the broadcast one */
   if (na > 0) {
     nd = arrs[0]->ndim;
+    shape = arrs[0]->shape;
     for (int k = 1; k < na && same; k++)
-      same = arrs[k]->ndim == nd && memcmp(arrs[k]->shape, arrs[0]->shape, sizeof(int64_t) * (size_t)nd) == 0;
-    if (same) {
-      memcpy(shape, arrs[0]->shape, sizeof(int64_t) * (size_t)nd);
-    } else {
+      same = arrs[k]->ndim == nd && ga_ew_same_shape(nd, arrs[k]->shape, shape);
+    if (!same) {
       /* the inputs broadcast together, then up to the output's shape */
       int ndims[3], nb = na - (out != NULL);
       const int64_t *shapes[3];
@@ -301,24 +303,26 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
         ndims[k] = arrs[k]->ndim;
         shapes[k] = arrs[k]->shape;
       }
-      int bad = nb > 0 ? ga_broadcast(nb, ndims, shapes, &nd, shape) : -1;
+      int bad = nb > 0 ? ga_broadcast(nb, ndims, shapes, &nd, bshape) : -1;
       if (bad >= 0) arg_error(L, u, ndims[0], shapes[0], ndims[bad], shapes[bad]);
       if (out) {
         int64_t full[GA_MAXDIM];
         int fnd;
         ndims[1] = nd;
-        shapes[1] = shape;
+        shapes[1] = bshape;
         ndims[0] = out->ndim;
         shapes[0] = out->shape;
         if (ga_broadcast(2, ndims, shapes, &fnd, full) >= 0 || fnd != out->ndim ||
-            memcmp(full, out->shape, sizeof(int64_t) * (size_t)fnd) != 0)
+            !ga_ew_same_shape(fnd, full, out->shape))
           ga_error(L, "%s: the output has shape %s, the broadcast shape is %s", u->name,
-                   ga_shape_str(L, out->ndim, out->shape), ga_shape_str(L, nd, shape));
+                   ga_shape_str(L, out->ndim, out->shape), ga_shape_str(L, nd, bshape));
         nd = out->ndim;
-        memcpy(shape, out->shape, sizeof(int64_t) * (size_t)nd);
+        memcpy(bshape, out->shape, sizeof(int64_t) * (size_t)nd);
       }
+      shape = bshape;
     }
-    for (int k = 0; k < na; k++) ga_ew_check_device(L, ctx, arrs[k], u->name);
+    for (int k = 0; k < na; k++)
+      if (arrs[k]->device != ctx->device) ga_ew_check_device(L, ctx, arrs[k], u->name);
   }
 
   ga_value vals[2];
@@ -333,6 +337,7 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
       scalar_value(L, u, &ops[k], lp->in[k], &vals[k]);
     }
   }
+  int entered = 0;
   if (out) {
     /* an input overlapping the output other than element for element is
     ** read from a copy, as NumPy does */
@@ -343,7 +348,11 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
     }
     lua_pushvalue(L, out_idx);
   } else {
+    /* shape may point into an input, which stays alive on the stack */
     out = ga_new_array(L, ctx, otype, nd, shape);
+    /* ga_alloc made ctx->device current; only a compile below runs code
+    ** that could change it, and ga_program_get enters the device again */
+    entered = out->size > 0;
   }
   if (out->size == 0) return 1;
 
@@ -352,7 +361,6 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
   it.ndim = nd;
   it.n = out->size;
   it.contiguous = same;
-  memcpy(it.shape, shape, sizeof(int64_t) * (size_t)nd);
   for (int k = 0; k <= nin; k++) {
     const ga_array *a = k < nin ? (kind[k] == GA_EW_ARRAY ? ops[k].a : NULL) : out;
     if (!a) continue;
@@ -363,6 +371,7 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
     if (same) it.contiguous &= (a->flags & GA_F_C) != 0;
   }
   if (!it.contiguous) {
+    memcpy(it.shape, shape, sizeof(int64_t) * (size_t)nd);
     for (int k = 0, m = 0; k <= nin; k++) {
       const ga_array *a = k < nin ? (kind[k] == GA_EW_ARRAY ? ops[k].a : NULL) : out;
       if (a) ga_broadcast_strides(a->ndim, a->shape, a->strides, nd, shape, it.strides[m++]);
@@ -376,52 +385,72 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
   key[0] = ga_ew_variant_word(&v, ctx->device);
   key[1] = (uint64_t)l | (uint64_t)otype << 8;
   for (int k = 0; k < nin; k++) key[1] |= (uint64_t)(storage[k] | kind[k] << 4) << (16 + 8 * k);
-  cudaKernel_t kern = ga_ewcache_get(&u->cache, key);
-  if (!kern) {
+  const ga_ewentry *ent = ga_ewcache_get(&u->cache, key);
+  ga_ewentry spare;
+  if (!ent) {
     ga_ewspec *spec = (ga_ewspec *)lua_newuserdatauv(L, sizeof(ga_ewspec), 0);
     make_spec(u, lp, kind, storage, otype, spec);
-    kern = ga_ew_compile(L, ctx, u->name, spec, &v, 0, NULL);
-    ga_ewcache_put(&u->cache, key, kern);
+    cudaKernel_t kern = ga_ew_compile(L, ctx, u->name, spec, &v, 0, NULL);
+    ent = ga_ewcache_put(&u->cache, key, kern, &spare);
     lua_pop(L, 1);
   }
-  ga_device_enter(L, ctx);
+  if (!entered) ga_device_enter(L, ctx);
   void *ptrs[3], *args[5];
-  for (int k = 0; k <= nin; k++) {
-    if (k == nin) {
-      ptrs[k] = out->data;
-      args[k] = &ptrs[k];
-    } else if (kind[k] == GA_EW_ARRAY) {
+  for (int k = 0; k < nin; k++) {
+    if (kind[k] == GA_EW_ARRAY) {
       ptrs[k] = ops[k].a->data;
       args[k] = &ptrs[k];
     } else {
       args[k] = &vals[k];
     }
   }
-  ga_ew_launch(L, ctx->stream, u->name, kern, &v, args, nin + 1, &ix, count, 0);
+  ptrs[nin] = out->data;
+  args[nin] = &ptrs[nin];
+  ga_ew_launch(L, ctx->stream, u->name, ent, &v, args, nin + 1, &ix, count, 0);
   return 1;
+}
+
+/* __call's upvalues: the context, the ufunc metatable and the option names
+** as Lua strings (a lookup with them skips interning a C string) */
+#define UV_MT lua_upvalueindex(2)
+#define UV_OUT lua_upvalueindex(3)
+#define UV_DTYPE lua_upvalueindex(4)
+
+/* The ufunc at 1, for __call: its metatable is an upvalue, so the check is
+** a getmetatable and a raw compare, not a registry lookup by name */
+static ga_ufunc *call_self(lua_State *L) {
+  ga_ufunc *u = (ga_ufunc *)lua_touserdata(L, 1);
+  int ok = u && lua_getmetatable(L, 1) && lua_rawequal(L, -1, UV_MT);
+  if (u && ok) lua_pop(L, 1);
+  if (!ok) return check_ufunc(L, 1);   /* raises the usual message */
+  return u;
 }
 
 /* ga.NAME(a[, b][, out][, {out=, dtype=}]) */
 static int l_ufunc_call(lua_State *L) {
-  ga_ufunc *u = check_ufunc(L, 1);
+  ga_ufunc *u = call_self(L);
   int top = lua_gettop(L);
   int nin = u->nin;
   if (top < nin + 1)
     ga_error(L, "%s: takes %d input%s, got %d", u->name, nin, nin == 1 ? "" : "s", top - 1);
   int in_idx[2] = {2, 3};
   int pos = nin + 2, out_idx = 0, forced = -1;
-  if (pos <= top && lua_isnil(L, pos)) pos++;            /* ga.add(a, b, nil, opts) */
-  else if (pos <= top && ga_toarray(L, pos)) out_idx = pos++;
+  if (pos <= top) {
+    int t = lua_type(L, pos);
+    if (t == LUA_TNIL) pos++;                            /* ga.add(a, b, nil, opts) */
+    else if (t == LUA_TUSERDATA && ga_ew_toarray(L, pos, u->array_mt)) out_idx = pos++;
+  }
   if (pos <= top && lua_type(L, pos) == LUA_TTABLE && !complex_pair(L, pos)) {
     int opts = pos++;
-    if (lua_getfield(L, opts, "out") != LUA_TNIL) {
+    lua_pushvalue(L, UV_OUT);
+    if (lua_gettable(L, opts) != LUA_TNIL) {
       if (out_idx) ga_error(L, "%s: out given twice", u->name);
       out_idx = lua_gettop(L);
     } else {
       lua_pop(L, 1);
     }
-    lua_getfield(L, opts, "dtype");
-    forced = ga_checkdtype(L, -1, -1, u->name);
+    lua_pushvalue(L, UV_DTYPE);
+    if (lua_gettable(L, opts) != LUA_TNIL) forced = ga_checkdtype(L, -1, -1, u->name);
     lua_pop(L, 1);
   }
   if (pos <= top) ga_error(L, "%s: takes %d input%s, got %d arguments", u->name, nin, nin == 1 ? "" : "s", top - 1);
@@ -459,6 +488,7 @@ static int l_ufunc_new(lua_State *L) {
   ga_ufunc *u = (ga_ufunc *)lua_newuserdatauv(L, sizeof(ga_ufunc), 1);
   memset(u, 0, sizeof *u);
   ga_ewcache_init(&u->cache, UF_NWORDS);
+  u->array_mt = ga_ew_array_mt(L);
   luaL_setmetatable(L, GA_UFUNC_MT);
   int self = lua_gettop(L);
   lua_newtable(L);
@@ -648,7 +678,6 @@ static int l_ufunc_tostring(lua_State *L) {
 }
 
 static const luaL_Reg ufunc_meta[] = {
-  {"__call", l_ufunc_call},
   {"__index", l_ufunc_index},
   {"__gc", l_ufunc_gc},
   {"__tostring", l_ufunc_tostring},
@@ -664,6 +693,12 @@ static const luaL_Reg ufunc_funcs[] = {
 void ga_open_ufunc(lua_State *L) {
   luaL_newmetatable(L, GA_UFUNC_MT);
   ga_setfuncs(L, ufunc_meta);
+  ga_state_push(L);
+  lua_pushvalue(L, -2);
+  lua_pushliteral(L, "out");
+  lua_pushliteral(L, "dtype");
+  lua_pushcclosure(L, l_ufunc_call, 4);   /* see UV_MT */
+  lua_setfield(L, -2, "__call");
   lua_pop(L, 1);
   ga_setfuncs(L, ufunc_funcs);
 }
