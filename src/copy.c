@@ -181,17 +181,6 @@ static int copy_tiled(lua_State *L, ga_state *ctx, int tout, void *dst, int tin,
   return 1;
 }
 
-/* Do [a, a + alen) and [b, b + blen) share bytes? */
-static int overlaps(const ga_array *x, const ga_array *y) {
-  if (!x->block || x->block != y->block) return 0;
-  int64_t xl, xh, yl, yh;
-  ga_extent(x->ndim, x->shape, x->strides, &xl, &xh);
-  ga_extent(y->ndim, y->shape, y->strides, &yl, &yh);
-  const char *x0 = x->data + xl, *x1 = x->data + xh + ga_dtypes[x->dtype].itemsize;
-  const char *y0 = y->data + yl, *y1 = y->data + yh + ga_dtypes[y->dtype].itemsize;
-  return x0 < y1 && y0 < x1;
-}
-
 static int same_layout(const ga_array *x, const ga_array *y) {
   if (x->data != y->data || x->ndim != y->ndim || ga_dtypes[x->dtype].itemsize != ga_dtypes[y->dtype].itemsize)
     return 0;
@@ -210,7 +199,7 @@ void ga_copy_into(lua_State *L, ga_state *ctx, ga_array *dst, const ga_array *sr
              ga_shape_str(L, dst->ndim, dst->shape));
   if (dst->size == 0) return;
   ga_device_enter(L, ctx);
-  if (overlaps(dst, src) && !same_layout(dst, src)) {
+  if (ga_arrays_overlap(dst, src) && !same_layout(dst, src)) {
     /* read everything before writing anything */
     int top = lua_gettop(L);
     ga_array *tmp = ga_new_array(L, ctx, src->dtype, src->ndim, src->shape);

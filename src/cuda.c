@@ -152,9 +152,8 @@ static void fill_info(int device, ga_devinfo *d) {
   d->arch = p.major * 10 + p.minor;
 }
 
-const ga_devinfo *ga_device_info(lua_State *L, int device) {
-  if (device < 0 || device >= ga_device_count())
-    ga_error(L, "device %d does not exist (%d devices)", device, ga_device_count());
+/* The cached properties of a valid device, read once */
+static const ga_devinfo *info_of(int device) {
   if (!atomic_load(&info_ready[device])) {
     pthread_mutex_lock(&info_lock);
     if (!atomic_load(&info_ready[device])) {
@@ -166,17 +165,15 @@ const ga_devinfo *ga_device_info(lua_State *L, int device) {
   return &infos[device];
 }
 
+const ga_devinfo *ga_device_info(lua_State *L, int device) {
+  if (device < 0 || device >= ga_device_count())
+    ga_error(L, "device %d does not exist (%d devices)", device, ga_device_count());
+  return info_of(device);
+}
+
 int ga_device_arch(int device) {
   if (device < 0 || device >= ga_device_count()) return 0;
-  if (!atomic_load(&info_ready[device])) {
-    pthread_mutex_lock(&info_lock);
-    if (!atomic_load(&info_ready[device])) {
-      fill_info(device, &infos[device]);
-      atomic_store(&info_ready[device], 1);
-    }
-    pthread_mutex_unlock(&info_lock);
-  }
-  return infos[device].arch;
+  return info_of(device)->arch;
 }
 
 /* ===================================================================== */

@@ -316,6 +316,8 @@ ga_array *ga_new_array(lua_State *L, ga_state *ctx, int dtype, int ndim, const i
 ** address inside base's block. Shares the block and keeps base alive. */
 ga_array *ga_new_view(lua_State *L, int base_idx, int ndim, const int64_t *shape,
                       const int64_t *strides, char *data);
+/* Do the bytes two arrays can reach intersect? (same allocation only) */
+int ga_arrays_overlap(const ga_array *x, const ga_array *y);
 /* Recompute size and contiguity flags after shape/strides changed */
 void ga_array_update_flags(ga_array *a);
 

@@ -106,6 +106,17 @@ void ga_array_update_flags(ga_array *a) {
   if (ga_is_f_contiguous(a->ndim, a->shape, a->strides, isz)) a->flags |= GA_F_F;
 }
 
+/* Do the bytes two arrays can reach intersect? (same allocation only) */
+int ga_arrays_overlap(const ga_array *x, const ga_array *y) {
+  if (!x->block || x->block != y->block) return 0;
+  int64_t xl, xh, yl, yh;
+  ga_extent(x->ndim, x->shape, x->strides, &xl, &xh);
+  ga_extent(y->ndim, y->shape, y->strides, &yl, &yh);
+  const char *x0 = x->data + xl, *x1 = x->data + xh + ga_dtypes[x->dtype].itemsize;
+  const char *y0 = y->data + yl, *y1 = y->data + yh + ga_dtypes[y->dtype].itemsize;
+  return x0 < y1 && y0 < x1;
+}
+
 /* A userdata in its empty state (no memory, nothing to release) */
 static ga_array *push_empty(lua_State *L) {
   ga_array *a = (ga_array *)lua_newuserdatauv(L, sizeof(ga_array), 1);

@@ -210,18 +210,8 @@ static void scalar_value(lua_State *L, const ga_ufunc *u, const uop *o, int t, g
 }
 
 /* ===================================================================== */
-/* overlap between the output and an input                               */
+/* overlap between the output and an input (ga_arrays_overlap)          */
 /* ===================================================================== */
-
-static int overlaps(const ga_array *x, const ga_array *y) {
-  if (!x->block || x->block != y->block) return 0;
-  int64_t xl, xh, yl, yh;
-  ga_extent(x->ndim, x->shape, x->strides, &xl, &xh);
-  ga_extent(y->ndim, y->shape, y->strides, &yl, &yh);
-  const char *x0 = x->data + xl, *x1 = x->data + xh + ga_dtypes[x->dtype].itemsize;
-  const char *y0 = y->data + yl, *y1 = y->data + yh + ga_dtypes[y->dtype].itemsize;
-  return x0 < y1 && y0 < x1;
-}
 
 /* Does input a, broadcast to out's shape, read each element exactly where
 ** out writes it? Then in-place is safe element by element. */
@@ -342,7 +332,7 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
     /* an input overlapping the output other than element for element is
     ** read from a copy, as NumPy does */
     for (int k = 0; k < nin; k++) {
-      if (kind[k] != GA_EW_ARRAY || !overlaps(out, ops[k].a) || same_elements(out, ops[k].a)) continue;
+      if (kind[k] != GA_EW_ARRAY || !ga_arrays_overlap(out, ops[k].a) || same_elements(out, ops[k].a)) continue;
       ops[k].a = ga_contiguous(L, ctx, ops[k].idx, -1, 1);
       same = 0;
     }
