@@ -15,7 +15,11 @@ extern "C" __global__ void work(const float* x, float* y, long long n, int iters
 }
 ]], "work")
 
-local CHUNKS, M, ITERS = 8, 1 << 22, 200      -- 8 chunks of 4M floats (16 MiB each)
+-- 8 chunks of 4M floats (16 MiB each). ITERS sets the compute per chunk: at
+-- about 20 it takes as long as a chunk's two copies, which is where a second
+-- stream helps most (with 200, the H200 spent 7 ms computing per chunk
+-- against about 1 ms of copies, so overlap could hide only ~10%).
+local CHUNKS, M, ITERS = 8, 1 << 22, 20
 
 -- pinned host buffers, filled on the device and copied once
 local hin, hout = {}, {}
