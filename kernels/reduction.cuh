@@ -5,15 +5,18 @@
 // to the reduce type, and an output side that post-maps and stores. The
 // generated wrapper (src/reduction_gen.c) defines them as small structs:
 //   Op:  acc_t, identity(), lift(v), value(a), combine(a, b)
-//   In:  row_t row(o); vals_t<V>; load<V, MODE>(vals, row, r);
-//        fold_row<V>(acc, vals, row, r); fold_col<V>(acc[], vals, row, r)
+//   In:  row_t row(o); vals_t<V>; load<V, DIRECT>(vals, row, r);
+//        fold<V, COL>(acc[V], vals, row, r)
 //   Out: store(o, split, acc)
 // and the two kernel shapes below do the rest. Every combination happens in
 // an order fixed by the launch shape alone: no atomics, same input, same bits.
+//
+// Compile time matters (every dtype and layout is a program): loops that
+// are not the hot one carry "#pragma unroll 1" (NVVM would otherwise unroll
+// them at run time, doubling the code for nothing), and one program serves
+// spaces of 1 to 4 axes (ga_red_offsets stops at the padding).
 
-#define GA_RED_STRIDED 0   // element (o, r) at row offset + reduced indexer(r)
-#define GA_RED_ROWVEC 1    // V consecutive r of one row, unit stride
-#define GA_RED_COLVEC 2    // V consecutive o of one r, unit stride
+#define GA_RED_U 4         // vectors in flight per thread in the main loops
 
 // ---------------------------------------------------------------------------
 // Shuffles of any trivially copyable type, 32 bits at a time.
@@ -62,6 +65,46 @@ __device__ __forceinline__ T ga_shfl_idx(const T &v, int lane) {
   T *name = reinterpret_cast<T *>(name##_raw)
 
 // ---------------------------------------------------------------------------
+// Byte offsets of the NOP operands at linear index i, for a space padded
+// with outer axes of length 1 (src/reduction.c pads to 4 or 8 axes): once
+// the index left is 0 every remaining coordinate is 0, so the padding costs
+// one test, and one program serves 1 to ND real axes.
+template <int ND, int NOP>
+__device__ __forceinline__ void ga_red_offsets(const ga_indexer32<ND, NOP> &ix, unsigned i, int *off) {
+#pragma unroll
+  for (int k = 0; k < NOP; k++) off[k] = 0;
+#pragma unroll
+  for (int d = ND - 1; d >= 1; d--) {
+    if (i == 0) return;
+    const unsigned q = (__umulhi(i, ix.mul[d]) + i) >> ix.shift[d];
+    const unsigned r = i - q * ix.size[d];
+#pragma unroll
+    for (int k = 0; k < NOP; k++) off[k] += (int)r * ix.strides[k][d];
+    i = q;
+  }
+#pragma unroll
+  for (int k = 0; k < NOP; k++) off[k] += (int)i * ix.strides[k][0];
+}
+
+template <int ND, int NOP>
+__device__ __forceinline__ void ga_red_offsets(const ga_indexer64<ND, NOP> &ix, unsigned long long i,
+                                               long long *off) {
+#pragma unroll
+  for (int k = 0; k < NOP; k++) off[k] = 0;
+#pragma unroll
+  for (int d = ND - 1; d >= 1; d--) {
+    if (i == 0) return;
+    const unsigned long long q = i / ix.size[d];
+    const unsigned long long r = i - q * ix.size[d];
+#pragma unroll
+    for (int k = 0; k < NOP; k++) off[k] += (long long)r * ix.strides[k][d];
+    i = q;
+  }
+#pragma unroll
+  for (int k = 0; k < NOP; k++) off[k] += (long long)i * ix.strides[k][0];
+}
+
+// ---------------------------------------------------------------------------
 // Reduce across threadIdx.x (blockDim.x a power of two), separately for each
 // threadIdx.y; the result is valid in threadIdx.x == 0. Every thread of the
 // block must call it (it may synchronize).
@@ -70,6 +113,7 @@ __device__ __forceinline__ typename Op::acc_t ga_block_reduce_x(typename Op::acc
                                                                typename Op::acc_t *smem) {
   const int bx = blockDim.x;
   const int w = bx < 32 ? bx : 32;
+#pragma unroll 1
   for (int d = w >> 1; d > 0; d >>= 1) v = Op::combine(v, ga_shfl_down(v, d, w));
   if (bx > 32) {
     const int nw = bx >> 5, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -77,6 +121,7 @@ __device__ __forceinline__ typename Op::acc_t ga_block_reduce_x(typename Op::acc
     __syncthreads();
     if (warp == 0) {
       v = lane < nw ? smem[threadIdx.y * nw + lane] : Op::identity();
+#pragma unroll 1
       for (int d = 16; d > 0; d >>= 1) v = Op::combine(v, ga_shfl_down(v, d, 32));
     }
   }
@@ -87,46 +132,57 @@ __device__ __forceinline__ typename Op::acc_t ga_block_reduce_x(typename Op::acc
 // Row kernel: blockDim.x threads cooperate on one output row (the reduced
 // axis is the fast one), blockDim.y rows per block; blockIdx.y picks a chunk
 // of the reduced range [s * chunk, (s + 1) * chunk) when one row is split
-// across blocks (the partials are combined by a second launch).
+// across blocks (the partials are combined by a second launch); U vectors
+// per thread are in flight in the main loop. V > 1: the
+// row is unit-stride and each thread loads V elements at once, folding lane
+// k of the vector into accumulator k: V short dependency chains instead of
+// one long one (an argmax combine is ~10 dependent instructions), merged
+// once at the end.
 template <class Op, class In, class Out, int V, int U, typename I>
 __device__ __forceinline__ void ga_red_row(const In &in, const Out &out, I nout, I nred, I chunk) {
   typedef typename Op::acc_t A;
   typedef typename In::template vals_t<V> Vals;
-  typedef typename In::template vals_t<1> Vals1;
   GA_SMEM(A, smem, 32);
   const I s = blockIdx.y;
   const I r0 = s * chunk;
   const I r1 = nred - r0 < chunk ? nred : r0 + chunk;
   const I step = (I)blockDim.x * V;
+#pragma unroll 1
   for (I ob = (I)blockIdx.x * blockDim.y; ob < nout; ob += (I)gridDim.x * blockDim.y) {
     const I o = ob + threadIdx.y;
-    A acc = Op::identity();
+    A acc[V];
+#pragma unroll
+    for (int k = 0; k < V; k++) acc[k] = Op::identity();
     if (o < nout && r0 < r1) {
       const typename In::row_t w = in.row(o);
       I r = r0 + (I)threadIdx.x * V;
+#pragma unroll 1
       for (; r + (U - 1) * step + V <= r1; r += U * step) {
         Vals v[U];
 #pragma unroll
-        for (int u = 0; u < U; u++)
-          in.template load<V, (V > 1 ? GA_RED_ROWVEC : GA_RED_STRIDED)>(v[u], w, r + u * step);
+        for (int u = 0; u < U; u++) in.template load<V, (V > 1)>(v[u], w, r + u * step);
 #pragma unroll
-        for (int u = 0; u < U; u++) in.template fold_row<V>(acc, v[u], w, r + u * step);
+        for (int u = 0; u < U; u++) in.template fold<V, false>(acc, v[u], w, r + u * step);
       }
-      for (; r + V <= r1; r += step) {
+#pragma unroll 1
+      for (; U > 1 && r + V <= r1; r += step) {
         Vals v;
-        in.template load<V, (V > 1 ? GA_RED_ROWVEC : GA_RED_STRIDED)>(v, w, r);
-        in.template fold_row<V>(acc, v, w, r);
+        in.template load<V, (V > 1)>(v, w, r);
+        in.template fold<V, false>(acc, v, w, r);
       }
-      if (V > 1 && threadIdx.x == 0) {   // the tail shorter than one vector
+      if (V > 1 && threadIdx.x == 0) {   // the tail shorter than one vector (unit stride)
+#pragma unroll 1
         for (I t = r0 + (r1 - r0) / V * V; t < r1; t++) {
-          Vals1 v;
-          in.template load<1, GA_RED_STRIDED>(v, w, t);
-          in.template fold_row<1>(acc, v, w, t);
+          typename In::template vals_t<1> v;
+          in.template load<1, true>(v, w, t);
+          in.template fold<1, false>(acc, v, w, t);
         }
       }
     }
-    acc = ga_block_reduce_x<Op>(acc, smem);
-    if (threadIdx.x == 0 && o < nout) out.store(o, s, acc);
+#pragma unroll
+    for (int k = 1; k < V; k++) acc[0] = Op::combine(acc[0], acc[k]);
+    const A a = ga_block_reduce_x<Op>(acc[0], smem);
+    if (threadIdx.x == 0 && o < nout) out.store(o, s, a);
     __syncthreads();
   }
 }
@@ -136,16 +192,18 @@ __device__ __forceinline__ void ga_red_row(const In &in, const Out &out, I nout,
 // fast one: coalesced, V consecutive outputs per thread through one vector
 // load), threadIdx.y along the reduced index; blockIdx.y splits the reduced
 // range as above. blockDim.x * blockDim.y <= 256, blockDim.y a power of two.
-template <class Op, class In, class Out, int V, int U, typename I>
+template <class Op, class In, class Out, int V, typename I>
 __device__ __forceinline__ void ga_red_col(const In &in, const Out &out, I nout, I nred, I chunk) {
   typedef typename Op::acc_t A;
   typedef typename In::template vals_t<V> Vals;
+  constexpr int U = GA_RED_U;
   GA_SMEM(A, smem, 256);
   const I s = blockIdx.y;
   const I r0 = s * chunk;
   const I r1 = nred - r0 < chunk ? nred : r0 + chunk;
   const I by = blockDim.y;
   const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+#pragma unroll 1
   for (I ob = (I)blockIdx.x * blockDim.x * V; ob < nout; ob += (I)gridDim.x * blockDim.x * V) {
     const I o = ob + (I)threadIdx.x * V;
     A acc[V];
@@ -154,18 +212,19 @@ __device__ __forceinline__ void ga_red_col(const In &in, const Out &out, I nout,
     if (o < nout) {
       const typename In::row_t w = in.row(o);
       I r = r0 + threadIdx.y;
+#pragma unroll 1
       for (; r + (U - 1) * by < r1; r += U * by) {
         Vals v[U];
 #pragma unroll
-        for (int u = 0; u < U; u++)
-          in.template load<V, (V > 1 ? GA_RED_COLVEC : GA_RED_STRIDED)>(v[u], w, r + u * by);
+        for (int u = 0; u < U; u++) in.template load<V, false>(v[u], w, r + u * by);
 #pragma unroll
-        for (int u = 0; u < U; u++) in.template fold_col<V>(acc, v[u], w, r + u * by);
+        for (int u = 0; u < U; u++) in.template fold<V, true>(acc, v[u], w, r + u * by);
       }
+#pragma unroll 1
       for (; r < r1; r += by) {
         Vals v;
-        in.template load<V, (V > 1 ? GA_RED_COLVEC : GA_RED_STRIDED)>(v, w, r);
-        in.template fold_col<V>(acc, v, w, r);
+        in.template load<V, false>(v, w, r);
+        in.template fold<V, true>(acc, v, w, r);
       }
     }
     // combine the blockDim.y partial results of each column, one lane of the
@@ -174,6 +233,7 @@ __device__ __forceinline__ void ga_red_col(const In &in, const Out &out, I nout,
     for (int k = 0; k < V; k++) {
       smem[tid] = acc[k];
       __syncthreads();
+#pragma unroll 1
       for (int h = blockDim.y >> 1; h > 0; h >>= 1) {
         if ((int)threadIdx.y < h) smem[tid] = Op::combine(smem[tid], smem[tid + h * blockDim.x]);
         __syncthreads();
@@ -189,17 +249,8 @@ __device__ __forceinline__ void ga_red_col(const In &in, const Out &out, I nout,
 }
 
 // ---------------------------------------------------------------------------
-// Partial results of split reductions: slot[s * nout + o], slot bytes apart.
-template <class Op, typename I>
-struct ga_red_part_out {
-  char *p;
-  I n;
-  unsigned slot;
-  __device__ __forceinline__ void store(I o, I s, const typename Op::acc_t &a) const {
-    *reinterpret_cast<typename Op::acc_t *>(p + ((size_t)s * n + o) * slot) = a;
-  }
-};
-
+// Partial results of split reductions: slot[s * nout + o], slot bytes apart,
+// read back by the finishing kernel (a row kernel over the splits).
 template <class Op, typename I>
 struct ga_red_part_in {
   const char *p;
@@ -208,16 +259,12 @@ struct ga_red_part_in {
   struct row_t { I o; };
   template <int V> struct vals_t { typename Op::acc_t a; };
   __device__ __forceinline__ row_t row(I o) const { row_t w; w.o = o; return w; }
-  template <int V, int MODE>
+  template <int V, bool DIRECT>
   __device__ __forceinline__ void load(vals_t<V> &v, const row_t &w, I r) const {
     v.a = *reinterpret_cast<const typename Op::acc_t *>(p + ((size_t)r * n + w.o) * slot);
   }
-  template <int V>
-  __device__ __forceinline__ void fold_row(typename Op::acc_t &acc, const vals_t<V> &v, const row_t &, I) const {
-    acc = Op::combine(acc, v.a);
-  }
-  template <int V>
-  __device__ __forceinline__ void fold_col(typename Op::acc_t *acc, const vals_t<V> &v, const row_t &, I) const {
+  template <int V, bool COL>
+  __device__ __forceinline__ void fold(typename Op::acc_t *acc, const vals_t<V> &v, const row_t &, I) const {
     acc[0] = Op::combine(acc[0], v.a);
   }
 };
@@ -391,20 +438,18 @@ __device__ __forceinline__ ga_arg<T> ga_arg_none() {
   a.i = -1;
   return a;
 }
+// Branch-free: the thread loops inline one combine per element loaded.
 template <bool MAX, typename T>
 __device__ __forceinline__ ga_arg<T> ga_arg_combine(const ga_arg<T> &a, const ga_arg<T> &b) {
-  if (a.i < 0) return b;
-  if (b.i < 0) return a;
   const bool an = ga_r_isnan(a.v), bn = ga_r_isnan(b.v);
-  if (an || bn) {
-    if (an && bn) return a.i <= b.i ? a : b;
-    return an ? a : b;
-  }
-  const bool b_better = MAX ? ga_r_lt(a.v, b.v) : ga_r_lt(b.v, a.v);
-  const bool a_better = MAX ? ga_r_lt(b.v, a.v) : ga_r_lt(a.v, b.v);
-  if (b_better) return b;
-  if (a_better) return a;
-  return a.i <= b.i ? a : b;
+  const bool better = MAX ? ga_r_lt(a.v, b.v) : ga_r_lt(b.v, a.v);
+  const bool worse = MAX ? ga_r_lt(b.v, a.v) : ga_r_lt(a.v, b.v);
+  const bool earlier = b.i < a.i;
+  // NaN wins over numbers, the earlier of two NaNs or of two equal values
+  // (bitwise: predicates, no branches)
+  const bool take = (an & bn & earlier) | (!an & (bn | better | (!worse & earlier)));
+  const bool take_b = (a.i < 0) | ((b.i >= 0) & take);     // an empty side never wins
+  return take_b ? b : a;
 }
 
 // ptp: the smallest and the largest value together

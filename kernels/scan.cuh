@@ -2,18 +2,18 @@
 // common.cuh and reduction.cuh (shuffles, ga_r_add / ga_r_mul).
 //
 // Two kernel shapes:
-//  - ga_scan_tiles: the axis is contiguous. A row is cut into tiles of
-//    256 * ITEMS elements; blocks take tiles in launch order (an atomic
-//    ticket), scan their tile and get the sum of the tiles before them in a
-//    single pass, through a Fenwick tree built on the fly: tile e publishes
-//    F(e), the combination of the aggregates of the tiles
-//    (e + 1 - lowbit(e + 1), e], computed as F(e - 2^(K-1)) + ... +
-//    F(e - 1) + a(e) from values its predecessors published; the prefix of
-//    tile t is F over the binary decomposition of t, left to right. Every
-//    value is defined by the tile aggregates alone, combined in a fixed
-//    order, so the result has the same bits however blocks were scheduled
-//    (a plain decoupled look-back does not), and each tile waits for at
-//    most 2 log2(tiles) values, fetched by the lanes of one warp at once.
+//  - ga_scan_tiles: the axis is contiguous. One pass: a row is cut into
+//    tiles of 256 * K * V elements, blocks take tiles in launch order (an
+//    atomic ticket), scan their tile and learn the combination of every
+//    tile before them by a decoupled look-back: a tile publishes its
+//    aggregate at once, then its inclusive prefix when it knows it; the
+//    look-back finds the latest published inclusive prefix p and folds the
+//    aggregates after it, left to right, one at a time. Every inclusive
+//    prefix is then the left fold a(0) + a(1) + ... + a(t) of the tile
+//    aggregates, computed in that order whichever p each tile happened to
+//    find, so the result has the same bits however blocks were scheduled (a
+//    tree over the window, as CUB does, would not). 8 bytes moved per float
+//    element, like a copy.
 //  - ga_scan_rows: the axis is not the fast one: one thread per row walks
 //    it sequentially (neighbouring threads read neighbouring rows, so the
 //    reads coalesce), in NumPy's order.
@@ -54,137 +54,167 @@ __device__ __forceinline__ void ga_st_volatile(T *p, const T &v) {
 }
 
 #define GA_SCAN_THREADS 256
+#define GA_SCAN_WARPS (GA_SCAN_THREADS / 32)
 
-// Exclusive prefix (within the block) of each thread's value and the block
-// total; all threads must call it.
+// Inclusive scan across the lanes of a warp
 template <class Op>
-__device__ __forceinline__ typename Op::acc_t ga_block_exscan(typename Op::acc_t x, typename Op::acc_t *total) {
-  typedef typename Op::acc_t A;
-  GA_SMEM(A, warp_tot, GA_SCAN_THREADS / 32);
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  A inc = x;
+__device__ __forceinline__ typename Op::acc_t ga_warp_inscan(typename Op::acc_t x) {
+  const int lane = threadIdx.x & 31;
 #pragma unroll
   for (int d = 1; d < 32; d <<= 1) {
-    A y = ga_shfl_up(inc, d);
-    if (lane >= d) inc = Op::combine(y, inc);
+    const typename Op::acc_t y = ga_shfl_up(x, d);
+    if (lane >= d) x = Op::combine(y, x);
   }
-  if (lane == 31) warp_tot[warp] = inc;
-  __syncthreads();
-  if (warp == 0) {
-    A w = lane < GA_SCAN_THREADS / 32 ? warp_tot[lane] : Op::identity();
-#pragma unroll
-    for (int d = 1; d < GA_SCAN_THREADS / 32; d <<= 1) {
-      A y = ga_shfl_up(w, d);
-      if (lane >= d) w = Op::combine(y, w);
-    }
-    if (lane < GA_SCAN_THREADS / 32) warp_tot[lane] = w;   // inclusive over warps
-  }
-  __syncthreads();
-  A lane_ex = ga_shfl_up(inc, 1);
-  A ex;
-  if (warp == 0) ex = lane == 0 ? Op::identity() : lane_ex;
-  else ex = lane == 0 ? warp_tot[warp - 1] : Op::combine(warp_tot[warp - 1], lane_ex);
-  *total = warp_tot[GA_SCAN_THREADS / 32 - 1];
-  return ex;
+  return x;
 }
 
-// Wait until tile idx has published F, then read it
-template <typename A>
-__device__ __forceinline__ A ga_scan_wait(const int *flags, const A *fen, long long idx) {
-  const volatile int *fp = flags + idx;
-  while (*fp == 0) {
-  }
-  __threadfence();                    // the value after the flag that announced it
-  return ga_ld_volatile(fen + idx);
-}
-
-// Warp 0 of the block of tile tr of a row (row tiles start at index base):
-// publishes F(tr) from the tile's aggregate and returns the combination of
-// every tile before it (valid when tr > 0), in every lane.
+// Warp 0 of the block of tile t (tiles first..t-1 of its row came before):
+// publishes the tile's aggregate, finds the latest tile p with a published
+// inclusive prefix, folds the aggregates of p+1..t-1 into it in order, and
+// publishes t's inclusive prefix. Returns t's exclusive prefix in every lane.
+// flags[t]: 0 nothing yet, 1 aggregate in agg[t], 2 inclusive in incl[t]
+// (the aggregate stays valid).
 template <class Op>
-__device__ __forceinline__ typename Op::acc_t ga_scan_fenwick(long long base, long long tr,
-                                                              const typename Op::acc_t &agg, int *flags,
-                                                              typename Op::acc_t *fen) {
+__device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, long long t,
+                                                               const typename Op::acc_t &total, int *flags,
+                                                               typename Op::acc_t *agg,
+                                                               typename Op::acc_t *incl) {
   typedef typename Op::acc_t A;
   const int lane = threadIdx.x & 31;
-  // F(tr): the K blocks to its left, K = trailing ones of tr
-  const int K = __ffsll(tr + 1) - 1;
-  A child = Op::identity();
-  if (lane < K) child = ga_scan_wait(flags, fen, base + tr - (1ll << lane));
-  A f = agg;
-  for (int j = 0; j < K; j++) f = Op::combine(ga_shfl_idx(child, j), f);
+  volatile int *vf = flags;
   if (lane == 0) {
-    ga_st_volatile(fen + base + tr, f);
+    ga_st_volatile(agg + t, total);
     __threadfence();
-    *(volatile int *)(flags + base + tr) = 1;
+    vf[t] = 1;
   }
-  // the prefix: F over the binary decomposition of tr, highest bit first
-  const int np = __popcll(tr);
-  A part = Op::identity();
-  if (lane < np) {
-    unsigned long long m = (unsigned long long)tr;
-    for (int q = 0; q < np - 1 - lane; q++) m &= m - 1;   // keep the top lane + 1 bits
-    part = ga_scan_wait(flags, fen, base + (long long)m - 1);
+  // windows of 32 tiles, newest first; tile `first` always ends up with 2
+  long long end = t, p;
+#pragma unroll 1
+  for (;;) {
+    const long long q = end - 32 + lane;
+    int f = 0;
+    if (q >= first) {
+      do {
+        f = vf[q];
+      } while (f == 0);
+    }
+    const unsigned ball = __ballot_sync(0xffffffffu, f == 2);
+    if (ball) {
+      p = end - 32 + (31 - __clz((int)ball));
+      break;
+    }
+    end -= 32;
   }
-  A p = ga_shfl_idx(part, 0);
-  for (int i = 1; i < np; i++) p = Op::combine(p, ga_shfl_idx(part, i));
-  return p;
+  __threadfence();     // the values after the flags that announced them
+  A v = ga_ld_volatile(incl + p);
+#pragma unroll 1
+  for (long long b = p + 1; b < t; b += 32) {
+    const long long q = b + lane;
+    const A a = q < t ? ga_ld_volatile(agg + q) : Op::identity();
+    const int cnt = t - b < 32 ? (int)(t - b) : 32;
+#pragma unroll 1
+    for (int j = 0; j < cnt; j++) v = Op::combine(v, ga_shfl_idx(a, j));
+  }
+  if (lane == 0) {
+    ga_st_volatile(incl + t, Op::combine(v, total));
+    __threadfence();
+    vf[t] = 2;
+  }
+  return v;
 }
 
-// One tile per block; in/out rows located by the row indexer (operands 0
-// and 1), the axis strides sin/sout in bytes. VIN/VOUT > 1: vector access
-// (the host checked unit stride and alignment).
-template <class Op, typename TIn, typename TOut, int ITEMS, int VIN, int VOUT, class IX>
-__device__ __forceinline__ void ga_scan_tiles(const char *in, char *out, const IX &ix, long long n,
-                                              long long sin, long long sout, long long tiles_per_row,
-                                              int *ticket, int *flags, typename Op::acc_t *fen) {
+// One tile per block. Warp w owns 32 * K * V consecutive elements of the
+// tile, in K chunks of 32 * V: lane l holds elements l*V .. l*V+V-1 of each
+// chunk (16-byte accesses, a warp covers 512 contiguous bytes at once).
+// VIN/VOUT: vector access on that side (the host checked alignment), else
+// V scalar accesses. The input axis has unit stride, the output's is sout
+// bytes. In/out rows are located by the row indexer (operands 0 and 1).
+template <class Op, typename TIn, typename TOut, int V, int K, bool VIN, bool VOUT, class IX>
+__device__ __forceinline__ void ga_scan_tiles(const char *in, char *out, const IX &ix, long long n, long long sout,
+                                              long long tiles_per_row, int *ticket, int *flags,
+                                              typename Op::acc_t *agg, typename Op::acc_t *incl) {
   typedef typename Op::acc_t A;
+  constexpr int SEG = 32 * K * V;
+  constexpr int TILE = GA_SCAN_WARPS * SEG;
   __shared__ long long s_tile;
-  GA_SMEM(A, s_prefix, 1);
+  GA_SMEM(A, s_warp, GA_SCAN_WARPS);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (threadIdx.x == 0) s_tile = atomicAdd(ticket, 1);
   __syncthreads();
   const long long t = s_tile;
   const long long row = t / tiles_per_row, tr = t - row * tiles_per_row;
   long long off[2];
-  ix.offsets((unsigned long long)row, off);
-  const char *src = in + off[0];
+  ga_red_offsets(ix, (unsigned long long)row, off);
+  const TIn *src = reinterpret_cast<const TIn *>(in + off[0]);
   char *dst = out + off[1];
-  const long long j0 = tr * (GA_SCAN_THREADS * ITEMS) + (long long)threadIdx.x * ITEMS;
-  A v[ITEMS];
-  if (VIN > 1 && j0 + ITEMS <= n) {
+  const long long j0 = tr * TILE + warp * SEG + lane * V;
+  const bool full = tr * TILE + TILE <= n;
+  A v[K][V];
 #pragma unroll
-    for (int k = 0; k < ITEMS; k += VIN) {
-      ga_vec<TIn, VIN> x = *reinterpret_cast<const ga_vec<TIn, VIN> *>(src + (j0 + k) * (long long)sizeof(TIn));
+  for (int k = 0; k < K; k++) {
+    const long long j = j0 + k * (32 * V);
+    if (VIN && full) {
+      const ga_vec<TIn, V> x = *reinterpret_cast<const ga_vec<TIn, V> *>(src + j);
 #pragma unroll
-      for (int q = 0; q < VIN; q++) v[k + q] = ga_cast<A>(x.v[q]);
+      for (int q = 0; q < V; q++) v[k][q] = ga_cast<A>(x.v[q]);
+    } else {
+#pragma unroll
+      for (int q = 0; q < V; q++) v[k][q] = full || j + q < n ? ga_cast<A>(src[j + q]) : Op::identity();
     }
-  } else {
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-      v[k] = j0 + k < n ? ga_cast<A>(*reinterpret_cast<const TIn *>(src + (j0 + k) * sin)) : Op::identity();
   }
+  // scan each chunk: within the lane, then across the warp; pre[k] is the
+  // combination of the warp's elements before the lane's V
+  A pre[K], carry;
 #pragma unroll
-  for (int k = 1; k < ITEMS; k++) v[k] = Op::combine(v[k - 1], v[k]);
-  A total;
-  const A ex = ga_block_exscan<Op>(v[ITEMS - 1], &total);
-  if (threadIdx.x < 32) {
-    const A p = ga_scan_fenwick<Op>(t - tr, tr, total, flags, fen);
-    if (threadIdx.x == 0) s_prefix[0] = p;
+  for (int k = 0; k < K; k++) {
+#pragma unroll
+    for (int q = 1; q < V; q++) v[k][q] = Op::combine(v[k][q - 1], v[k][q]);
+    const A inc = ga_warp_inscan<Op>(v[k][V - 1]);
+    const A ex = ga_shfl_up(inc, 1);
+    const A tot = ga_shfl_idx(inc, 31);
+    if (k == 0) {
+      pre[0] = lane == 0 ? Op::identity() : ex;
+      carry = tot;
+    } else {
+      pre[k] = lane == 0 ? carry : Op::combine(carry, ex);
+      carry = Op::combine(carry, tot);
+    }
+  }
+  if (lane == 0) s_warp[warp] = carry;
+  __syncthreads();
+  if (warp == 0) {
+    // the warps' exclusive prefixes, the tile total, then the tiles before
+    const A wt = lane < GA_SCAN_WARPS ? s_warp[lane] : Op::identity();
+    const A winc = ga_warp_inscan<Op>(wt);
+    const A wex = ga_shfl_up(winc, 1);
+    const A total = ga_shfl_idx(winc, GA_SCAN_WARPS - 1);
+    A base = lane == 0 ? Op::identity() : wex;
+    if (tr > 0) {
+      const A p = ga_scan_lookback<Op>(t - tr, t, total, flags, agg, incl);
+      base = lane == 0 ? p : Op::combine(p, wex);
+    } else if (lane == 0) {
+      ga_st_volatile(incl + t, total);
+      __threadfence();
+      *(volatile int *)(flags + t) = 2;
+    }
+    if (lane < GA_SCAN_WARPS) s_warp[lane] = base;
   }
   __syncthreads();
-  const A base = tr == 0 ? ex : Op::combine(s_prefix[0], ex);
-  if (VOUT > 1 && j0 + ITEMS <= n) {
+  const A wb = s_warp[warp];
 #pragma unroll
-    for (int k = 0; k < ITEMS; k += VOUT) {
-      ga_vec<TOut, VOUT> y;
+  for (int k = 0; k < K; k++) {
+    const long long j = j0 + k * (32 * V);
+    const A b = Op::combine(wb, pre[k]);
+    if (VOUT && full) {
+      ga_vec<TOut, V> y;
 #pragma unroll
-      for (int q = 0; q < VOUT; q++) y.v[q] = ga_cast<TOut>(Op::combine(base, v[k + q]));
-      *reinterpret_cast<ga_vec<TOut, VOUT> *>(dst + (j0 + k) * (long long)sizeof(TOut)) = y;
+      for (int q = 0; q < V; q++) y.v[q] = ga_cast<TOut>(Op::combine(b, v[k][q]));
+      *reinterpret_cast<ga_vec<TOut, V> *>(dst + j * (long long)sizeof(TOut)) = y;
+    } else {
+#pragma unroll
+      for (int q = 0; q < V; q++)
+        if (full || j + q < n) *reinterpret_cast<TOut *>(dst + (j + q) * sout) = ga_cast<TOut>(Op::combine(b, v[k][q]));
     }
-  } else {
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-      if (j0 + k < n) *reinterpret_cast<TOut *>(dst + (j0 + k) * sout) = ga_cast<TOut>(Op::combine(base, v[k]));
   }
 }
 
@@ -194,13 +224,15 @@ __device__ __forceinline__ void ga_scan_rows(const char *in, char *out, const IX
                                              long long sin, long long sout) {
   typedef typename Op::acc_t A;
   const long long stride = (long long)gridDim.x * blockDim.x;
+#pragma unroll 1
   for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < nrows; r += stride) {
     long long off[2];
-    ix.offsets((unsigned long long)r, off);
+    ga_red_offsets(ix, (unsigned long long)r, off);
     const char *src = in + off[0];
     char *dst = out + off[1];
     A acc = ga_cast<A>(*reinterpret_cast<const TIn *>(src));
     *reinterpret_cast<TOut *>(dst) = ga_cast<TOut>(acc);
+#pragma unroll 1
     for (long long j = 1; j < n; j++) {
       acc = Op::combine(acc, ga_cast<A>(*reinterpret_cast<const TIn *>(src + j * sin)));
       *reinterpret_cast<TOut *>(dst + j * sout) = ga_cast<TOut>(acc);

@@ -121,6 +121,32 @@ describe("masks #gpu", function()
     end
   end)
 
+  gpu_it("x[mask] on views that start off the vector alignment", function()
+    -- contiguous views at an offset: the mask and the values are read one
+    -- element at a time instead of 4 or 16 bytes at once
+    for _, dt in ipairs { "float32", "int8", "float64", "complex128" } do
+      local n = 9000
+      local vals = rand_list(n, dt)
+      local mvals = rand_mask(n, 0.5)
+      local x = ga.array(vals, dt)
+      local m = ga.array(mvals, "bool")
+      for _, off in ipairs { { 2, 1 }, { 1, 2 }, { 3, 3 } } do
+        local xo, mo = off[1], off[2]
+        local len = n - 3
+        local xv = x[{ { xo, xo + len - 1 } }]
+        local mv = m[{ { mo, mo + len - 1 } }]
+        local want, sel = {}, {}
+        for i = 1, len do
+          want[i] = vals[xo + i - 1]
+          sel[i] = mvals[mo + i - 1]
+        end
+        local got = xv[mv]
+        assert.equal(dt, got.dtype)
+        helper.assert_same(selected(want, sel), values(got))
+      end
+    end
+  end)
+
   gpu_it("x[mask] for every dtype family, non-contiguous arrays and masks", function()
     for _, dt in ipairs { "bool", "int8", "int64", "uint16", "float16", "float64", "complex64", "complex128" } do
       local x = noncontig(rand_list(5 * 3 * 14, dt), dt)

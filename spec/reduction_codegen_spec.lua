@@ -11,8 +11,8 @@ local DTYPES = { "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 local SIZE = { bool = 1, int8 = 1, int16 = 2, int32 = 4, int64 = 8, uint8 = 1, uint16 = 2, uint32 = 4,
                uint64 = 8, float16 = 2, float32 = 4, float64 = 8, complex64 = 8, complex128 = 16 }
 
-local function compiles(src)
-  local ok, err = pcall(core._compile, src, nil, 90)
+local function compiles(src, opts)
+  local ok, err = pcall(core._compile, src, opts, 90)
   assert(ok, err)
 end
 
@@ -85,6 +85,8 @@ describe("built-in reductions", function()
           local v = kinds[(i + j) % #kinds + 1]
           v.vec = vec_of(dt)
           compiles(core._reduction_source(R[name], dt, v))
+          -- the kernel finishing split rows: the op and the output side alone
+          compiles(core._reduction_source(R[name], dt, { fin = true, idx64 = v.idx64 }))
         end
       end
     end
@@ -111,9 +113,11 @@ describe("ReductionKernel", function()
     compiles(l2:_source({ "float32" }, { kind = "row", vec = 4 }))
     compiles(l2:_source({ "float64" }, { kind = "col", vec = 1, ndk = 2, ndr = 2 }))
     compiles(l2:_source({ "float16" }, { kind = "row", vec = 8 }))
+    compiles(l2:_source({ "float32" }, { fin = true }))
     local ss = ga.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sum_of_squares")
     compiles(ss:_source({ "int32" }, { kind = "row", vec = 4 }))
     compiles(ss:_source({ "complex128" }, { kind = "col" }))
+    compiles(ss:_source({ "complex128" }, { fin = true, idx64 = true }))
   end)
 
   it("compiles several inputs, scalars by value, fixed types and _i/_j", function()
@@ -189,8 +193,12 @@ describe("scan kernels", function()
     for i, dt in ipairs(DTYPES) do
       local op = i % 2 == 0 and "cumsum" or "cumprod"
       compiles(core._scan_source(op, dt, nil, "tiles", 1 + i % 3))
+      -- unaligned input or output: scalar accesses on that side
+      compiles(core._scan_source(op, dt, nil, "tiles", 1, i % 2 == 0, i % 2 == 1))
       if i % 3 == 0 then compiles(core._scan_source(op, dt, nil, "rows", 2)) end
     end
+    compiles(core._scan_source("cumsum", "float32", nil, "tiles", 1, false, false))
+    compiles(core._scan_source("cumprod", "complex64", nil, "tiles", 1))
     compiles(core._scan_source("cumsum", "int32", "float16", "tiles", 8))
     compiles(core._scan_source("cumprod", "float16", "complex128", "rows", 4))
   end)
@@ -207,5 +215,8 @@ describe("mask kernels", function()
       else compiles(core._mask_source(kind, "bool", dt, 1 + i % 4, i % 2 == 0)) end
     end
     compiles(core._mask_source("offsets"))
+    compiles(core._mask_source("copy", "bool", "float32", 1, false, false, false))
+    compiles(core._mask_source("copy", "bool", "complex128", 1, false, true, false))
+    compiles(core._mask_source("count", "int16", nil, 1, false, false))
   end)
 end)

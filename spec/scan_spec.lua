@@ -209,6 +209,30 @@ describe("scans #gpu", function()
     end
   end)
 
+  gpu_it("scan views that start off the vector alignment, into any out", function()
+    -- offset input views: scalar loads; offset out views: scalar stores
+    local flat = rand_list(30011, "float32")
+    local x = ga.array(flat, "float32")
+    for _, xo in ipairs { 1, 2, 4 } do
+      local len = 30000
+      local sub = {}
+      for i = 1, len do sub[i] = flat[xo + i - 1] end
+      local xv = x[{ { xo, xo + len - 1 } }]
+      check("cumsum", sub, { len }, 1, xv:cumsum(1), "float32", "offset " .. xo)
+      for _, oo in ipairs { 1, 3 } do
+        local obase = ga.zeros(len + 5, "float32")
+        local ov = obase[{ { oo, oo + len - 1 } }]
+        ga.cumsum(xv, 1, { out = ov })
+        check("cumsum", sub, { len }, 1, ov, "float32", ("offset %d into out offset %d"):format(xo, oo))
+      end
+    end
+    local ints = rand_list(20000, "int16")
+    local xi = ga.array(ints, "int16")[{ { 2, 20000 } }]
+    local isub = {}
+    for i = 2, 20000 do isub[i - 1] = ints[i] end
+    check("cumsum", isub, { #isub }, 1, xi:cumsum(), "int16", "int16 offset")
+  end)
+
   gpu_it("scan reversed views", function()
     local flat = rand_list(50001, "int32")
     local x = ga.array(flat, "int32")[{ { nil, nil, -1 } }]

@@ -17,7 +17,9 @@
 
 #define TILE 4096
 
-static const char *ct(int t) { return ga_dtypes[t].ctype; }
+/* bool flags are read as bytes (any nonzero byte selects) */
+static const char *ct(int t) { return t == GA_BOOL ? "unsigned char" : ga_dtypes[t].ctype; }
+static const char *vt(int t) { return ga_dtypes[t].ctype; }
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int aligned16(const void *p) { return (uintptr_t)p % 16 == 0; }
 
@@ -28,6 +30,8 @@ typedef struct {
 } mask_key;
 
 enum { K_COUNT, K_OFFSETS, K_COPY, K_COORDS, K_SCATTER, K_FILL };
+
+static const char *const mask_parts[] = {"common", "reduction", "mask", NULL};
 
 static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, int idx64, char *w, size_t cap) {
   const char *V = vec ? "true" : "false", *V2 = vec2 ? "true" : "false";
@@ -40,12 +44,11 @@ static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, in
       snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(1024) k(const int *counts, "
                "long long ntiles, long long *offsets) { ga_mask_offsets(counts, ntiles, offsets); }\n");
       break;
-    case K_COPY:
-      snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(256) k(const %s *p, long long n, "
-               "const long long *offsets, const %s *src, %s *dst) {\n"
-               "  const ga_sink_copy<%s, %s> s = {src, dst};\n"
-               "  ga_mask_compact<%s, %s, ga_sink_copy<%s, %s> >(p, n, offsets, s);\n}\n",
-               ct(tf), ct(tv), ct(tv), ct(tv), V2, ct(tf), V, ct(tv), V2);
+    case K_COPY:      /* vec: the mask, vec2: the values */
+      snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(256) k(const unsigned char *m, "
+               "long long n, const long long *offsets, const %s *src, %s *dst) {\n"
+               "  ga_mask_select<%s, %s, %s>(m, src, dst, n, offsets);\n}\n",
+               vt(tv), vt(tv), vt(tv), V, V2);
       break;
     case K_COORDS:
       snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(256) k(const %s *p, long long n, "
@@ -54,11 +57,12 @@ static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, in
                ct(tf), nd, ct(tf), V, nd);
       break;
     case K_SCATTER:
-      snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(256) k(const bool *p, long long n, "
+      snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(256) k(const unsigned char *p, long long n, "
                "const long long *offsets, char *x, const %s *vals, const ga_indexer64<%d, 1> ix) {\n"
                "  const ga_sink_scatter<%s, ga_indexer64<%d, 1> > s = {x, vals, ix};\n"
-               "  ga_mask_compact<bool, %s, ga_sink_scatter<%s, ga_indexer64<%d, 1> > >(p, n, offsets, s);\n}\n",
-               ct(tv), nd, ct(tv), nd, V, ct(tv), nd);
+               "  ga_mask_compact<unsigned char, %s, ga_sink_scatter<%s, ga_indexer64<%d, 1> > >(p, n, offsets, "
+               "s);\n}\n",
+               vt(tv), nd, vt(tv), nd, V, vt(tv), nd);
       break;
     default: {
       const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
@@ -66,7 +70,7 @@ static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, in
       snprintf(w, cap, "extern \"C\" __global__ void k(char *x, const char *m, const %s<%d, 2> ix, %s n, "
                "const %s v, const %s *vp) {\n"
                "  ga_mask_fill<%s, %s<%d, 2>, %s, %s>(x, m, ix, n, v, vp);\n}\n",
-               IX, nd, I, ct(tv), ct(tv), ct(tv), IX, nd, I, O);
+               IX, nd, I, vt(tv), vt(tv), vt(tv), IX, nd, I, O);
     }
   }
 }
@@ -79,7 +83,7 @@ static cudaKernel_t mask_kernel(lua_State *L, ga_state *ctx, int kind, int tf, i
   if (k) return k;
   char w[1024];
   mask_wrapper(kind, tf, tv, vec, vec2, nd, idx64, w, sizeof w);
-  return ga_scan_kernel(L, ctx, &key, sizeof key, w, fname);
+  return ga_scan_kernel(L, ctx, &key, sizeof key, mask_parts, w, 0, NULL, fname);
 }
 
 static unsigned tile_grid(lua_State *L, ga_state *ctx, int64_t ntiles) {
@@ -163,7 +167,8 @@ static int l_mask_get(lua_State *L) {
   int64_t total = count_selected(L, ctx, mc->data, GA_BOOL, n, &offs, fname);   /* scratch at 5 */
   ga_array *out = ga_new_array(L, ctx, x->dtype, 1, &total);
   if (total > 0) {
-    int vec2 = aligned16(xc->data);
+    /* 4 values a lane: vector loads when x is aligned to 4 values */
+    int vec2 = (uintptr_t)xc->data % (uintptr_t)(4 * ga_dtypes[x->dtype].itemsize) == 0;
     cudaKernel_t k = mask_kernel(L, ctx, K_COPY, GA_BOOL, x->dtype, aligned16(mc->data), vec2, 0, 0, fname);
     const void *p = mc->data, *src = xc->data;
     void *dst = out->data;
@@ -370,21 +375,22 @@ static int l_mask_set(lua_State *L) {
 /* test hook and registration                                            */
 /* ===================================================================== */
 
-/* core._mask_source(kind, flag_dtype, value_dtype, nd[, idx64]) -> source, for CI */
+/* core._mask_source(kind, flag_dtype, value_dtype, nd[, idx64[, vec, vec2]]) -> source, for CI
+** (vec, vec2: vector access to the flags and the values, default true) */
 static int l_mask_source(lua_State *L) {
   static const char *const kinds[] = {"count", "offsets", "copy", "coords", "scatter", "fill", NULL};
   int kind = luaL_checkoption(L, 1, NULL, kinds);
   int tf = ga_checkdtype(L, 2, GA_BOOL, "_mask_source");
   int tv = ga_checkdtype(L, 3, GA_FLOAT32, "_mask_source");
   int nd = (int)luaL_optinteger(L, 4, 1);
+  if (kind == K_SCATTER || kind == K_FILL) nd = nd <= 4 ? 4 : 8;      /* as ga_red_pad pads */
   char w[1024];
-  mask_wrapper(kind, tf, tv, 1, 1, nd, lua_toboolean(L, 5), w, sizeof w);
-  lua_pushstring(L, ga_kernel_source("common"));
-  lua_pushstring(L, ga_kernel_source("reduction"));
-  lua_pushstring(L, ga_kernel_source("scan"));
-  lua_pushstring(L, ga_kernel_source("mask"));
+  int vec = lua_isnoneornil(L, 6) ? 1 : lua_toboolean(L, 6);
+  int vec2 = lua_isnoneornil(L, 7) ? 1 : lua_toboolean(L, 7);
+  mask_wrapper(kind, tf, tv, vec, vec2, nd, lua_toboolean(L, 5), w, sizeof w);
+  for (int i = 0; mask_parts[i]; i++) lua_pushstring(L, ga_kernel_source(mask_parts[i]));
   lua_pushstring(L, w);
-  lua_concat(L, 5);
+  lua_concat(L, 4);
   return 1;
 }
 

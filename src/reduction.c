@@ -11,8 +11,14 @@
 **      second, deterministic pass over the partial results when the outputs
 **      alone cannot fill the GPU (full reductions always do this unless the
 **      input fits one block: then it is a single launch);
-**   3. looks the kernel up in kcache (a few bytes of key), generating and
+**   3. looks the kernels up in kcache (a few bytes of key), generating and
 **      compiling the program on a miss (reduction_gen.c), and launches.
+** Programs are few: the main kernel serves one pass and split rows alike
+** (a run-time switch in its store), strided kernels' indexers are padded to
+** 4 or 8 axes (the padding costs a test, not a program; see bucket), and
+** the kernel finishing split rows depends only on the op and the output
+** side, so it is one program per reduction, dtype and output layout,
+** shared by every input layout.
 ** No atomics: the combination order depends on the shapes and the device
 ** only, so the same call gives the same bits.
 */
@@ -169,18 +175,17 @@ static int build_layout(const ga_red_call *c, layout *lo) {
   return lo->ndk <= MAXND_K && lo->ndr <= MAXND_K;
 }
 
-/* Indexer dims come in a few sizes (fewer programs to compile): pad with
-** outer axes of length 1. A space of 0 dims becomes one axis of length 1. */
-int ga_red_pad(int nd, int64_t *shape, int nop, int64_t *const *st) {
+/* Indexer dims come in few sizes (fewer programs to compile): spaces are
+** padded with outer axes of length 1, which the kernels' ga_red_offsets
+** skip at the cost of a test. Scans and masks pad to 4 or 8. */
+static int pad_to(int nd, int want, int64_t *shape, int nop, int64_t *const *st) {
   if (nd <= 0) {
     shape[0] = 1;
     for (int k = 0; k < nop; k++) st[k][0] = 0;
-    return 1;
+    nd = 1;
   }
-  int want = nd <= 4 ? nd : 8;
-  if (want <= nd) return nd;
   int add = want - nd;
-  for (int i = nd - 1; i >= 0; i--) {
+  for (int i = nd - 1; i >= 0 && add > 0; i--) {
     shape[i + add] = shape[i];
     for (int k = 0; k < nop; k++) st[k][i + add] = st[k][i];
   }
@@ -188,10 +193,22 @@ int ga_red_pad(int nd, int64_t *shape, int nop, int64_t *const *st) {
     shape[i] = 1;
     for (int k = 0; k < nop; k++) st[k][i] = 0;
   }
-  return want;
+  return add > 0 ? want : nd;
 }
 
-static int bucket(int nd) { return nd <= 4 ? nd : 8; }
+int ga_red_pad(int nd, int64_t *shape, int nop, int64_t *const *st) {
+  return pad_to(nd, nd <= 4 ? 4 : 8, shape, nop, st);
+}
+
+/* The dims a reduction kernel is generated for: the vectorised kernels
+** (contiguous data: the common, fast case) keep a single axis exact, since
+** every extra axis costs NVRTC time and each element some arithmetic; the
+** general strided kernels take 4 or 8, so one program serves every layout
+** of up to 4 axes. */
+static int bucket(int nd, int vec) {
+  if (nd <= 1 && vec > 1) return 1;
+  return nd <= 4 ? 4 : 8;
+}
 
 /* ===================================================================== */
 /* kernel choice                                                         */
@@ -201,8 +218,7 @@ typedef struct {
   ga_red_variant v;
   unsigned bx, by, gx, gy;        /* main launch */
   int64_t chunk, split;
-  unsigned fbx, fby, fgx;         /* finalize launch (split > 1) */
-  int fin_col;
+  unsigned fbx, fby, fgx;         /* finishing launch (split > 1) */
 } plan;
 
 static int64_t pow2_ceil(int64_t v) {
@@ -230,7 +246,8 @@ static int pick_vec(const ga_red_call *c, const layout *lo, int kind) {
       int64_t isz = ga_dtypes[a->dtype].itemsize, vb = v * isz;
       if (!aligned_to(a->data, vb)) ok = 0;
       if (kind == GA_RED_KIND_ROW) {
-        if (lo->ndr != 1 || lo->rst[k][0] != isz || lo->nred < 2 * v) ok = 0;
+        /* short rows too: the vector loop is skipped, the tail does them */
+        if (lo->ndr != 1 || lo->rst[k][0] != isz) ok = 0;
         for (int d = 0; d < lo->ndk && ok; d++)
           if (lo->kshape[d] > 1 && lo->kst[k][d] % vb) ok = 0;
       } else {
@@ -307,21 +324,15 @@ static void make_plan(lua_State *L, ga_state *ctx, const ga_red_call *c, const l
     p->split = cdiv(nred, p->chunk);
   }
   p->gy = (unsigned)p->split;
-  p->fin_col = 0;
   if (p->split > 1) {
-    if (nout >= 32) {
-      p->fin_col = 1;
-      p->fbx = 32;
-      p->fby = 8;
-      p->fgx = (unsigned)clamp64(cdiv(nout, 32), 1, sm * 64);
-    } else {
-      int64_t bx = clamp64(pow2_ceil(cdiv(p->split, 4)), 1, 512);
-      int64_t by = nout == 1 ? 1 : (bx >= ROW_THREADS ? 1 : ROW_THREADS / bx);
-      if (bx * by < 32) bx = 32 / by;
-      p->fbx = (unsigned)bx;
-      p->fby = (unsigned)by;
-      p->fgx = (unsigned)clamp64(cdiv(nout, by), 1, sm * 64);
-    }
+    /* a row kernel over the splits: with few splits its threads run along
+    ** the outputs (partials of neighbouring outputs are neighbours) */
+    int64_t bx = clamp64(pow2_ceil(cdiv(p->split, 4)), 1, 512);
+    int64_t by = nout == 1 ? 1 : (bx >= ROW_THREADS ? 1 : ROW_THREADS / bx);
+    if (bx * by < 32) bx = 32 / by;
+    p->fbx = (unsigned)bx;
+    p->fby = (unsigned)by;
+    p->fgx = (unsigned)clamp64(cdiv(nout, by), 1, sm * 64);
   }
 }
 
@@ -349,24 +360,27 @@ static int needs_idx64(const layout *lo, const plan *p) {
 
 typedef struct {
   char tag[2];
-  uint8_t stage, kind, vec, ndk, ndr, idx64;
+  uint8_t fin, kind, vec, ndk, ndr, idx64;
   int32_t arch;
   uint8_t accsel, narg, pad[2];
   uint64_t hash;
   uint8_t dtypes[GA_RED_MAXARGS];
 } red_key;
 
+/* The main kernel (fin 0) or the one finishing split rows (fin 1) */
 static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, const ga_red_code *code, const plan *p,
-                               int accsel, int stage) {
+                               int accsel, int fin) {
   red_key key;
   memset(&key, 0, sizeof key);
   key.tag[0] = 'r';
   key.tag[1] = 'd';
-  key.stage = (uint8_t)stage;
-  key.kind = (uint8_t)p->v.kind;
-  key.vec = (uint8_t)p->v.vec;
+  key.fin = (uint8_t)fin;
+  if (!fin) {
+    key.kind = (uint8_t)p->v.kind;
+    key.vec = (uint8_t)p->v.vec;
+    key.ndr = (uint8_t)p->v.ndr;
+  }
   key.ndk = (uint8_t)p->v.ndk;
-  key.ndr = (uint8_t)p->v.ndr;
   key.idx64 = (uint8_t)p->v.idx64;
   key.arch = ga_device_arch(ctx->device);
   key.accsel = (uint8_t)accsel;
@@ -376,9 +390,8 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, const ga_red_code *c
   size_t len = offsetof(red_key, dtypes) + (size_t)code->narg;
   cudaKernel_t k = ga_kcache_get(&key, len);
   if (k) return k;
-  /* a one-pass program, or the three kernels of a split reduction */
   ga_red_variant v = p->v;
-  v.stages = stage == 0 ? 1 : 14;
+  v.fin = fin;
   ga_buf b;
   ga_buf_init(&b);
   ga_red_generate(code, &v, &b);
@@ -387,21 +400,11 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, const ga_red_code *c
   size_t srclen;
   const char *src = lua_tolstring(L, -1, &srclen);
   ga_program *prog = ga_program_get(L, ctx, code->name, src, srclen, code->nopts, code->opts, 0, NULL);
-  static const char *const suffix[4] = { "", "__partial", "__fin_row", "__fin_col" };
-  cudaKernel_t ks[4] = { NULL, NULL, NULL, NULL };
-  for (int s = 0; s < 4; s++) {
-    if (!(v.stages & (1 << s))) continue;
-    const char *nm = lua_pushfstring(L, "%s%s", code->kname, suffix[s]);
-    ks[s] = ga_program_kernel(L, prog, nm);
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  for (int s = 0; s < 4; s++) {
-    if (!ks[s]) continue;
-    key.stage = (uint8_t)s;
-    ga_kcache_put(&key, len, ks[s]);
-  }
-  return ks[stage];
+  const char *nm = lua_pushfstring(L, "%s%s", code->kname, fin ? "__fin" : "");
+  k = ga_program_kernel(L, prog, nm);
+  lua_pop(L, 2);
+  ga_kcache_put(&key, len, k);
+  return k;
 }
 
 /* ===================================================================== */
@@ -490,14 +493,14 @@ void ga_reduce(lua_State *L, ga_state *ctx, ga_red_call *c) {
   }
   plan p;
   make_plan(L, ctx, c, lo, &p);
-  p.v.ndk = bucket(lo->ndk);
-  p.v.ndr = bucket(lo->ndr);
+  p.v.ndk = bucket(lo->ndk, p.v.vec);
+  p.v.ndr = bucket(lo->ndr, p.v.vec);
   p.v.idx64 = needs_idx64(lo, &p);
   int64_t *kptr[GA_RED_MAXARGS], *rptr[GA_RED_MAXARGS];
   for (int k = 0; k < lo->nin + lo->nout; k++) kptr[k] = lo->kst[k];
   for (int k = 0; k < lo->nin; k++) rptr[k] = lo->rst[k];
-  lo->ndk = ga_red_pad(lo->ndk, lo->kshape, lo->nin + lo->nout, kptr);
-  lo->ndr = ga_red_pad(lo->ndr, lo->rshape, lo->nin, rptr);
+  lo->ndk = pad_to(lo->ndk, p.v.ndk, lo->kshape, lo->nin + lo->nout, kptr);
+  lo->ndr = pad_to(lo->ndr, p.v.ndr, lo->rshape, lo->nin, rptr);
   launch_plan(L, ctx, c, lo, &p, c->accsel);
   for (int m = 0; m < lo->nout; m++) {
     if (!real_out[m]) continue;
@@ -522,8 +525,8 @@ static void launch_plan(lua_State *L, ga_state *ctx, ga_red_call *c, layout *lo,
     ga_pack_indexer32(&kix, lo->ndk, lo->kshape, lo->nin + lo->nout, kptr);
     ga_pack_indexer32(&rix, lo->ndr, lo->rshape, lo->nin, rptr);
   }
-  cudaKernel_t k_main = get_kernel(L, ctx, code, p, accsel, p->split > 1 ? 1 : 0);
-  cudaKernel_t k_fin = p->split > 1 ? get_kernel(L, ctx, code, p, accsel, p->fin_col ? 3 : 2) : NULL;
+  cudaKernel_t k_main = get_kernel(L, ctx, code, p, accsel, 0);
+  cudaKernel_t k_fin = p->split > 1 ? get_kernel(L, ctx, code, p, accsel, 1) : NULL;
 
   void *args[3 * GA_RED_MAXARGS + 12];
   const void *ptrs[GA_RED_MAXARGS];
@@ -550,16 +553,30 @@ static void launch_plan(lua_State *L, ga_state *ctx, ga_red_call *c, layout *lo,
   unsigned uslot = (unsigned)slot;
   uint64_t n64[4] = { (uint64_t)lo->nout_e, (uint64_t)lo->nred, (uint64_t)p->chunk, (uint64_t)p->split };
   uint32_t n32[4] = { (uint32_t)n64[0], (uint32_t)n64[1], (uint32_t)n64[2], (uint32_t)n64[3] };
+  void *nv[4];
+  for (int i = 0; i < 4; i++) nv[i] = p->v.idx64 ? (void *)&n64[i] : (void *)&n32[i];
   long long insize = (long long)(lo->nout_e * lo->nred), rsize = (long long)lo->nred;
   args[na++] = &partp;
   args[na++] = &uslot;
-  for (int i = 0; i < 4; i++) args[na++] = p->v.idx64 ? (void *)&n64[i] : (void *)&n32[i];
+  for (int i = 0; i < 4; i++) args[na++] = nv[i];
   args[na++] = &insize;
   args[na++] = &rsize;
   ga_launch(L, code->name, k_main, dim3_make(p->gx, p->gy, 1), dim3_make(p->bx, p->by, 1), args, 0,
             ctx->stream);
   if (p->split > 1) {
-    ga_launch(L, code->name, k_fin, dim3_make(p->fgx, 1, 1), dim3_make(p->fbx, p->fby, 1), args, 0,
+    /* (outputs, scalars, kept indexer, partials, slot, nout, nsplit, sizes) */
+    void *fargs[2 * GA_RED_MAXARGS + 8];
+    int nf = 0;
+    for (int m = 0; m < lo->nout; m++) fargs[nf++] = &optrs[m];
+    for (int k = 0; k < lo->nsc; k++) fargs[nf++] = &c->val[lo->sc[k]];
+    fargs[nf++] = kix.bytes;
+    fargs[nf++] = &partp;
+    fargs[nf++] = &uslot;
+    fargs[nf++] = nv[0];
+    fargs[nf++] = nv[3];
+    fargs[nf++] = &insize;
+    fargs[nf++] = &rsize;
+    ga_launch(L, code->name, k_fin, dim3_make(p->fgx, 1, 1), dim3_make(p->fbx, p->fby, 1), fargs, 0,
               ctx->stream);
     drop_temp(part);
   }

@@ -65,9 +65,9 @@ uint64_t ga_red_hash(const ga_red_code *code);
 typedef struct {
   int kind;        /* GA_RED_KIND_* of the main kernel */
   int vec;         /* V of the main kernel */
-  int ndk, ndr;    /* indexer dims of the kept and reduced spaces */
+  int ndk, ndr;    /* indexer dims of the kept and reduced spaces (4 or 8) */
   int idx64;
-  int stages;      /* entry points to emit: bit 0 one pass, 1 partial, 2 fin_row, 3 fin_col */
+  int fin;         /* 1: the program finishing split reductions (kind, vec, ndr unused) */
 } ga_red_variant;
 enum { GA_RED_KIND_ROW = 0, GA_RED_KIND_COL = 1 };
 void ga_red_generate(const ga_red_code *code, const ga_red_variant *v, ga_buf *b);
@@ -79,14 +79,17 @@ uint32_t ga_red_axes(lua_State *L, int idx, int ndim, const char *fname);
 /* The output shape of a reduction */
 int ga_red_out_shape(int ndim, const int64_t *shape, uint32_t axes, int keepdims, int64_t *out);
 
-/* scan.c: compile (or fetch) the wrapper "k" over common, reduction, scan
-** and mask .cuh; key ends with 4 bytes that receive the device arch */
-cudaKernel_t ga_scan_kernel(lua_State *L, ga_state *ctx, void *key, size_t keylen, const char *wrapper,
-                            const char *what);
+/* scan.c: compile (or fetch) a small program: the kernel sources named in
+** parts (NULL-terminated, e.g. "common", "reduction"), then wrapper, which
+** defines the entry point "k"; key ends with 4 bytes that receive the
+** device arch */
+cudaKernel_t ga_scan_kernel(lua_State *L, ga_state *ctx, void *key, size_t keylen, const char *const *parts,
+                            const char *wrapper, int nopts, const char *const *opts, const char *what);
 /* the cached kernel of key (its arch bytes set), or NULL */
 cudaKernel_t ga_scan_lookup(ga_state *ctx, void *key, size_t keylen);
-/* reduction.c: pad an indexer space of nd dims (0..8) to 1, 2, 3, 4 or 8
-** dims with outer axes of length 1; returns the new count */
+/* reduction.c: pad an indexer space of nd dims (0..8) to 4 or 8 dims with
+** outer axes of length 1 (kernels locate elements with ga_red_offsets,
+** which skips the padding); returns the new count */
 int ga_red_pad(int nd, int64_t *shape, int nop, int64_t *const *st);
 
 /* Module registration */

@@ -398,6 +398,19 @@ static int l_reduction_kernel(lua_State *L) {
   return 1;
 }
 
+static int mentions(const char *s, const char *what) { return s && strstr(s, what) != NULL; }
+
+/* math.cuh costs NVRTC ~10 ms to parse: only for kernels that can use it
+** (a complex value, or a ga_ helper or "complex" named in the code) */
+static int needs_math(const red_kernel *k, const int *dt, int narg) {
+  for (int i = 0; i < narg; i++)
+    if (GA_IS_COMPLEX(dt[i])) return 1;
+  const char *code[] = {k->map, k->reduce, k->post, k->identity, k->reduce_type, k->preamble};
+  for (int i = 0; i < 6; i++)
+    if (mentions(code[i], "ga_") || mentions(code[i], "complex")) return 1;
+  return 0;
+}
+
 /* The code of a call once every argument's dtype is known */
 static void kernel_code(const red_kernel *k, const ga_typemap *tm, const int *dt, const int *is_array,
                         ga_red_code *c) {
@@ -409,7 +422,7 @@ static void kernel_code(const red_kernel *k, const ga_typemap *tm, const int *dt
   c->identity = k->identity;
   c->reduce_type = k->reduce_type;
   c->typemap = tm;
-  c->with_math = 1;
+  c->with_math = needs_math(k, dt, k->in.n + k->out.n);
   c->preamble = k->preamble;
   c->nopts = k->nopts;
   c->opts = k->opts;
@@ -573,13 +586,20 @@ static int l_kernel_tostring(lua_State *L) {
 /* test hooks (no device)                                                */
 /* ===================================================================== */
 
-/* The variant from an options table {kind=, vec=, ndk=, ndr=, idx64=} */
+/* The variant from an options table {kind=, vec=, ndk=, ndr=, idx64=, fin=}:
+** ndk and ndr are axis counts, padded as the engine does (1 stays 1 for
+** vectorised kernels, else 4 or 8); fin: the program finishing split rows */
+static int dims_bucket(int nd, int vec) {
+  if (nd <= 1 && vec > 1) return 1;
+  return nd <= 4 ? 4 : 8;
+}
+
 static void read_variant(lua_State *L, int idx, ga_red_variant *v) {
   v->kind = GA_RED_KIND_ROW;
   v->vec = 1;
-  v->ndk = v->ndr = 1;
+  v->ndk = v->ndr = 4;      /* a strided kernel of 1 to 4 axes */
   v->idx64 = 0;
-  v->stages = 15;
+  v->fin = 0;
   if (lua_isnoneornil(L, idx)) return;
   luaL_checktype(L, idx, LUA_TTABLE);
   lua_getfield(L, idx, "kind");
@@ -587,12 +607,14 @@ static void read_variant(lua_State *L, int idx, ga_red_variant *v) {
   lua_getfield(L, idx, "vec");
   v->vec = (int)luaL_optinteger(L, -1, 1);
   lua_getfield(L, idx, "ndk");
-  v->ndk = (int)luaL_optinteger(L, -1, 1);
+  v->ndk = dims_bucket((int)luaL_optinteger(L, -1, 1), v->vec);
   lua_getfield(L, idx, "ndr");
-  v->ndr = (int)luaL_optinteger(L, -1, 1);
+  v->ndr = dims_bucket((int)luaL_optinteger(L, -1, 1), v->vec);
   lua_getfield(L, idx, "idx64");
   v->idx64 = lua_toboolean(L, -1);
-  lua_pop(L, 5);
+  lua_getfield(L, idx, "fin");
+  v->fin = lua_toboolean(L, -1);
+  lua_pop(L, 6);
 }
 
 static int push_source(lua_State *L, const ga_red_code *c, const ga_red_variant *v) {

@@ -3,11 +3,11 @@
 ** kernels/reduction.cuh do the work; what is generated here is the part
 ** that depends on the definition: typedefs, the op (identity and combine),
 ** the map and post-map functions with the user's parameter names, the
-** structs that read inputs and write outputs, and four entry points:
-**   NAME            main kernel writing the outputs (one pass)
-**   NAME__partial   main kernel writing partial results (split rows)
-**   NAME__fin_row   combining partials, threads along the splits
-**   NAME__fin_col   combining partials, threads along the outputs
+** structs that read inputs and write outputs. Two programs:
+**   NAME       the main kernel (row or column shape): writes the outputs,
+**              or partial results when rows are split across blocks
+**   NAME__fin  combines the partial results: depends only on the op and
+**              the output side, so every layout of a reduction shares it
 ** Each user expression sits on a line of its own that NVRTC's error quote
 ** shows ("line N: return ...(x * x);  // map"), so compile errors name it.
 */
@@ -88,15 +88,18 @@ static void gen_op(const ga_red_code *c, ga_buf *b) {
   ga_buf_add(b, "  }\n};\n");
 }
 
-static void gen_map_post(const ga_red_code *c, const arg_groups *g, ga_buf *b) {
-  /* map: the inputs in declared order, by value */
-  ga_buf_add(b, "__device__ __forceinline__ _type_reduce _ga_map(");
-  for (int i = 0; i < c->narg; i++) {
-    if (c->arg[i].out) continue;
-    ga_buf_addf(b, "const %s %s, ", ct(c->arg[i].dtype), c->arg[i].name);
+static void gen_map_post(const ga_red_code *c, const arg_groups *g, int with_map, ga_buf *b) {
+  /* map: the inputs in declared order, by value (the finishing kernel has
+  ** none: it reads partial results) */
+  if (with_map) {
+    ga_buf_add(b, "__device__ __forceinline__ _type_reduce _ga_map(");
+    for (int i = 0; i < c->narg; i++) {
+      if (c->arg[i].out) continue;
+      ga_buf_addf(b, "const %s %s, ", ct(c->arg[i].dtype), c->arg[i].name);
+    }
+    ga_buf_add(b, "const long long _i, const long long _j) {\n");
+    ga_buf_addf(b, "  return static_cast<_type_reduce>(%s);  // map_expr\n}\n", c->map);
   }
-  ga_buf_add(b, "const long long _i, const long long _j) {\n");
-  ga_buf_addf(b, "  return static_cast<_type_reduce>(%s);  // map_expr\n}\n", c->map);
   /* post-map: a, the outputs by reference, the scalars */
   ga_buf_add(b, "__device__ __forceinline__ void _ga_post(const _type_reduce &a, ");
   for (int k = 0; k < g->nout; k++) {
@@ -136,55 +139,59 @@ static void gen_in(const ga_red_code *c, const arg_groups *g, ga_buf *b) {
     "  __device__ __forceinline__ row_t row(_ga_I o) const {\n"
     "    row_t w;\n"
     "    _ga_O off[%d];\n"
-    "    kix.offsets(o, off);\n"
+    "    ga_red_offsets(kix, o, off);\n"
     "#pragma unroll\n"
     "    for (int q = 0; q < %d; q++) w.k[q] = off[q];\n"
     "    w.o = o;\n"
     "    return w;\n"
     "  }\n", g->nin + g->nout, g->nin);
+  /* DIRECT: r counts unit-stride elements of the row; else the reduced
+  ** indexer places it (V > 1 there: V consecutive outputs) */
   ga_buf_add(b,
-    "  template <int V, int MODE>\n"
+    "  template <int V, bool DIRECT>\n"
     "  __device__ __forceinline__ void load(vals_t<V> &v, const row_t &w, _ga_I r) const {\n"
-    "    if (MODE == GA_RED_ROWVEC) {\n");
+    "    if (DIRECT) {\n");
   for (int k = 0; k < g->nin; k++) {
     const char *t = ct(c->arg[g->in[k]].dtype);
     ga_buf_addf(b, "      v.v%d = *reinterpret_cast<const ga_vec<%s, V> *>(p%d + w.k[%d] + "
                    "(_ga_O)r * (_ga_O)sizeof(%s));\n", k, t, k, k, t);
   }
-  ga_buf_addf(b, "    } else {\n      _ga_O ro[%d];\n      rix.offsets(r, ro);\n", g->nin);
+  ga_buf_addf(b, "    } else {\n      _ga_O ro[%d];\n      ga_red_offsets(rix, r, ro);\n", g->nin);
   for (int k = 0; k < g->nin; k++)
     ga_buf_addf(b, "      v.v%d = *reinterpret_cast<const ga_vec<%s, V> *>(p%d + w.k[%d] + ro[%d]);\n", k,
                 ct(c->arg[g->in[k]].dtype), k, k, k);
   ga_buf_add(b, "    }\n  }\n");
+  /* lane k goes to accumulator k; its indices: (o, r + k) along a row,
+  ** (o + k, r) across columns */
   ga_buf_add(b,
-    "  template <int V>\n"
-    "  __device__ __forceinline__ void fold_row(_ga_op::acc_t &acc, const vals_t<V> &v, const row_t &w,\n"
-    "                                           _ga_I r) const {\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < V; k++)\n"
-    "      acc = _ga_op::combine(acc, _ga_op::lift(_ga_map(");
-  map_args(c, g, b, "k");
-  ga_buf_add(b, "(long long)w.o, (long long)(r + k))));\n  }\n");
-  ga_buf_add(b,
-    "  template <int V>\n"
-    "  __device__ __forceinline__ void fold_col(_ga_op::acc_t *acc, const vals_t<V> &v, const row_t &w,\n"
-    "                                           _ga_I r) const {\n"
+    "  template <int V, bool COL>\n"
+    "  __device__ __forceinline__ void fold(_ga_op::acc_t *acc, const vals_t<V> &v, const row_t &w,\n"
+    "                                       _ga_I r) const {\n"
     "#pragma unroll\n"
     "    for (int k = 0; k < V; k++)\n"
     "      acc[k] = _ga_op::combine(acc[k], _ga_op::lift(_ga_map(");
   map_args(c, g, b, "k");
-  ga_buf_add(b, "(long long)(w.o + k), (long long)r)));\n  }\n};\n");
+  ga_buf_add(b, "(long long)(COL ? w.o + k : w.o), (long long)(COL ? r : r + k))));\n  }\n};\n");
 }
 
-static void gen_out(const ga_red_code *c, const arg_groups *g, ga_buf *b) {
+/* The output side. part: the main kernel's, which writes partial results
+** instead when the rows are split (nsplit > 1) */
+static void gen_out(const ga_red_code *c, const arg_groups *g, int part, ga_buf *b) {
   ga_buf_add(b, "struct _ga_out {\n");
   for (int k = 0; k < g->nout; k++) ga_buf_addf(b, "  char *q%d;\n", k);
   for (int k = 0; k < g->nsc; k++) ga_buf_addf(b, "  %s s%d;\n", ct(c->arg[g->sc[k]].dtype), k);
   ga_buf_add(b, "  _ga_kix_t kix;\n  long long insize, nout, rsize;\n");
+  if (part) ga_buf_add(b, "  char *part;\n  unsigned slot;\n  _ga_I nsplit;\n");
+  ga_buf_add(b, "  __device__ __forceinline__ void store(_ga_I o, _ga_I s, const _ga_op::acc_t &acc) const {\n");
+  if (part)
+    ga_buf_add(b,
+      "    if (nsplit > 1) {\n"
+      "      *reinterpret_cast<_ga_op::acc_t *>(part + ((size_t)s * (size_t)nout + o) * slot) = acc;\n"
+      "      return;\n"
+      "    }\n");
   ga_buf_addf(b,
-    "  __device__ __forceinline__ void store(_ga_I o, _ga_I, const _ga_op::acc_t &acc) const {\n"
     "    _ga_O off[%d];\n"
-    "    kix.offsets(o, off);\n"
+    "    ga_red_offsets(kix, o, off);\n"
     "    _ga_post(_ga_op::value(acc), ", g->nin + g->nout);
   for (int k = 0; k < g->nout; k++)
     ga_buf_addf(b, "*reinterpret_cast<%s *>(q%d + off[%d]), ", ct(c->arg[g->out[k]].dtype), k, g->nin + k);
@@ -192,34 +199,15 @@ static void gen_out(const ga_red_code *c, const arg_groups *g, ga_buf *b) {
   ga_buf_add(b, "(long long)o, ga_red_size{insize}, ga_red_size{nout}, rsize);\n  }\n};\n");
 }
 
-/* The kernel parameters, shared by the four entry points */
-static void gen_params(const ga_red_code *c, const arg_groups *g, ga_buf *b) {
-  for (int k = 0; k < g->nin; k++) ga_buf_addf(b, "const char *_p%d, ", k);
-  for (int k = 0; k < g->nsc; k++) ga_buf_addf(b, "const %s _s%d, ", ct(c->arg[g->sc[k]].dtype), k);
-  ga_buf_add(b, "const _ga_kix_t _kix, const _ga_rix_t _rix, ");
-  for (int k = 0; k < g->nout; k++) ga_buf_addf(b, "char *_q%d, ", k);
-  ga_buf_add(b, "char *_part, const unsigned _slot, const _ga_I _nout, const _ga_I _nred, "
-                "const _ga_I _chunk, const _ga_I _nsplit, const long long _insize, "
-                "const long long _rsize");
-}
-
-static void gen_in_init(const arg_groups *g, ga_buf *b) {
-  ga_buf_add(b, "  const _ga_in in = {");
-  for (int k = 0; k < g->nin; k++) ga_buf_addf(b, "_p%d, ", k);
-  for (int k = 0; k < g->nsc; k++) ga_buf_addf(b, "_s%d, ", k);
-  ga_buf_add(b, "_kix, _rix};\n");
-}
-
-static void gen_out_init(const arg_groups *g, ga_buf *b) {
+static void gen_out_init(const arg_groups *g, int part, ga_buf *b) {
   ga_buf_add(b, "  const _ga_out out = {");
   for (int k = 0; k < g->nout; k++) ga_buf_addf(b, "_q%d, ", k);
   for (int k = 0; k < g->nsc; k++) ga_buf_addf(b, "_s%d, ", k);
-  ga_buf_add(b, "_kix, _insize, (long long)_nout, _rsize};\n");
+  ga_buf_addf(b, "_kix, _insize, (long long)_nout, _rsize%s};\n", part ? ", _part, _slot, _nsplit" : "");
 }
 
-void ga_red_generate(const ga_red_code *c, const ga_red_variant *v, ga_buf *b) {
-  arg_groups g;
-  group_args(c, &g);
+/* The common head of both programs: headers, typedefs, the op, post-map */
+static void gen_head(const ga_red_code *c, const ga_red_variant *v, const arg_groups *g, ga_buf *b) {
   const char *ix = v->idx64 ? "ga_indexer64" : "ga_indexer32";
   ga_buf_add(b, ga_kernel_source("common"));
   if (c->with_math && ga_kernel_source("math")) ga_buf_add(b, ga_kernel_source("math"));
@@ -234,51 +222,53 @@ void ga_red_generate(const ga_red_code *c, const ga_red_variant *v, ga_buf *b) {
   }
   ga_buf_addf(b, "typedef %s _ga_I;\ntypedef %s _ga_O;\n", v->idx64 ? "unsigned long long" : "unsigned",
               v->idx64 ? "long long" : "int");
-  ga_buf_addf(b, "typedef %s<%d, %d> _ga_kix_t;\ntypedef %s<%d, %d> _ga_rix_t;\n", ix, v->ndk, g.nin + g.nout,
-              ix, v->ndr, g.nin);
+  ga_buf_addf(b, "typedef %s<%d, %d> _ga_kix_t;\n", ix, v->ndk, g->nin + g->nout);
+  if (!v->fin) ga_buf_addf(b, "typedef %s<%d, %d> _ga_rix_t;\n", ix, v->ndr, g->nin);
   gen_op(c, b);
   if (c->acc_size > 0 && c->identity)
     ga_buf_addf(b, "static_assert(sizeof(_ga_op::acc_t) == %d, \"gpuarray: reduce type size\");\n", c->acc_size);
   else
     ga_buf_add(b, "static_assert(sizeof(_ga_op::acc_t) <= 64, \"reduce_type is larger than 64 bytes\");\n");
-  gen_map_post(c, &g, b);
-  gen_in(c, &g, b);
-  gen_out(c, &g, b);
-  ga_buf_add(b, "typedef ga_red_part_out<_ga_op, _ga_I> _ga_pout;\n"
-                "typedef ga_red_part_in<_ga_op, _ga_I> _ga_pin;\n");
+}
 
+void ga_red_generate(const ga_red_code *c, const ga_red_variant *v, ga_buf *b) {
+  arg_groups g;
+  group_args(c, &g);
+  gen_head(c, v, &g, b);
+  if (v->fin) {
+    /* combine the partial results of split rows: a row kernel over the
+    ** splits (threads along the outputs when there are few splits) */
+    gen_map_post(c, &g, 0, b);
+    gen_out(c, &g, 0, b);
+    ga_buf_addf(b, "extern \"C\" __global__ void __launch_bounds__(512, 2) %s__fin(", c->kname);
+    for (int k = 0; k < g.nout; k++) ga_buf_addf(b, "char *_q%d, ", k);
+    for (int k = 0; k < g.nsc; k++) ga_buf_addf(b, "const %s _s%d, ", ct(c->arg[g.sc[k]].dtype), k);
+    ga_buf_add(b, "const _ga_kix_t _kix, const char *_part, const unsigned _slot, const _ga_I _nout, "
+                  "const _ga_I _nsplit, const long long _insize, const long long _rsize) {\n"
+                  "  const ga_red_part_in<_ga_op, _ga_I> in = {_part, _nout, _slot};\n");
+    gen_out_init(&g, 0, b);
+    ga_buf_add(b, "  ga_red_row<_ga_op, ga_red_part_in<_ga_op, _ga_I>, _ga_out, 1, 1, _ga_I>(in, out, _nout, "
+                  "_nsplit, _nsplit);\n}\n");
+    return;
+  }
+  gen_map_post(c, &g, 1, b);
+  gen_in(c, &g, b);
+  gen_out(c, &g, 1, b);
   /* launch bounds with a minimum of resident blocks: the host sizes split
   ** grids to one wave of 1024 threads per SM (reduction.c) */
-  const char *main = v->kind == GA_RED_KIND_COL ? "ga_red_col" : "ga_red_row";
-  const char *bound = v->kind == GA_RED_KIND_COL ? "256, 4" : "512, 2";
-  for (int stage = 0; stage < 4; stage++) {
-    if (!(v->stages & (1 << stage))) continue;
-    static const char *const suffix[4] = { "", "__partial", "__fin_row", "__fin_col" };
-    static const char *const bounds[4] = { "", "", "512, 2", "256, 4" };
-    ga_buf_addf(b, "extern \"C\" __global__ void __launch_bounds__(%s) %s%s(", stage < 2 ? bound : bounds[stage],
-                c->kname, suffix[stage]);
-    gen_params(c, &g, b);
-    ga_buf_add(b, ") {\n");
-    switch (stage) {
-      case 0:
-        gen_in_init(&g, b);
-        gen_out_init(&g, b);
-        ga_buf_addf(b, "  %s<_ga_op, _ga_in, _ga_out, %d, 4, _ga_I>(in, out, _nout, _nred, _chunk);\n", main,
-                    v->vec);
-        break;
-      case 1:
-        gen_in_init(&g, b);
-        ga_buf_add(b, "  const _ga_pout out = {_part, _nout, _slot};\n");
-        ga_buf_addf(b, "  %s<_ga_op, _ga_in, _ga_pout, %d, 4, _ga_I>(in, out, _nout, _nred, _chunk);\n", main,
-                    v->vec);
-        break;
-      default:
-        ga_buf_add(b, "  const _ga_pin in = {_part, _nout, _slot};\n");
-        gen_out_init(&g, b);
-        ga_buf_addf(b, "  %s<_ga_op, _ga_pin, _ga_out, 1, 4, _ga_I>(in, out, _nout, _nsplit, _nsplit);\n",
-                    stage == 2 ? "ga_red_row" : "ga_red_col");
-        break;
-    }
-    ga_buf_add(b, "}\n");
-  }
+  int col = v->kind == GA_RED_KIND_COL;
+  ga_buf_addf(b, "extern \"C\" __global__ void __launch_bounds__(%s) %s(", col ? "256, 4" : "512, 2", c->kname);
+  for (int k = 0; k < g.nin; k++) ga_buf_addf(b, "const char *_p%d, ", k);
+  for (int k = 0; k < g.nsc; k++) ga_buf_addf(b, "const %s _s%d, ", ct(c->arg[g.sc[k]].dtype), k);
+  ga_buf_add(b, "const _ga_kix_t _kix, const _ga_rix_t _rix, ");
+  for (int k = 0; k < g.nout; k++) ga_buf_addf(b, "char *_q%d, ", k);
+  ga_buf_add(b, "char *_part, const unsigned _slot, const _ga_I _nout, const _ga_I _nred, "
+                "const _ga_I _chunk, const _ga_I _nsplit, const long long _insize, const long long _rsize) {\n");
+  ga_buf_add(b, "  const _ga_in in = {");
+  for (int k = 0; k < g.nin; k++) ga_buf_addf(b, "_p%d, ", k);
+  for (int k = 0; k < g.nsc; k++) ga_buf_addf(b, "_s%d, ", k);
+  ga_buf_add(b, "_kix, _rix};\n");
+  gen_out_init(&g, 1, b);
+  ga_buf_addf(b, "  %s<_ga_op, _ga_in, _ga_out, %d, %s_ga_I>(in, out, _nout, _nred, _chunk);\n}\n",
+              col ? "ga_red_col" : "ga_red_row", v->vec, col ? "" : "GA_RED_U, ");
 }

@@ -2,8 +2,9 @@
 ** scan.c: cumsum and cumprod along one axis (or over the flattened array),
 ** with NumPy's result dtypes and out=. Two kernels (kernels/scan.cuh):
 ** tiles with a deterministic single-pass look-back when the axis is the
-** contiguous one, one sequential thread per row otherwise. Also the shared
-** helper that compiles the small wrappers of scan.cuh and mask.cuh.
+** contiguous one (one launch after a memset of the tile flags), one
+** sequential thread per row otherwise. Also the shared helper that compiles
+** the small wrappers of scan.cuh and mask.cuh.
 */
 #include <string.h>
 
@@ -21,22 +22,19 @@ cudaKernel_t ga_scan_lookup(ga_state *ctx, void *key, size_t keylen) {
   return ga_kcache_get(key, keylen);
 }
 
-cudaKernel_t ga_scan_kernel(lua_State *L, ga_state *ctx, void *key, size_t keylen, const char *wrapper,
-                            const char *what) {
+cudaKernel_t ga_scan_kernel(lua_State *L, ga_state *ctx, void *key, size_t keylen, const char *const *parts,
+                            const char *wrapper, int nopts, const char *const *opts, const char *what) {
   cudaKernel_t k = ga_scan_lookup(ctx, key, keylen);
   if (k) return k;
   ga_buf b;
   ga_buf_init(&b);
-  ga_buf_add(&b, ga_kernel_source("common"));
-  ga_buf_add(&b, ga_kernel_source("reduction"));
-  ga_buf_add(&b, ga_kernel_source("scan"));
-  ga_buf_add(&b, ga_kernel_source("mask"));
+  for (int i = 0; parts[i]; i++) ga_buf_add(&b, ga_kernel_source(parts[i]));
   ga_buf_add(&b, wrapper);
   lua_pushlstring(L, b.s, b.len);
   ga_buf_free(&b);
   size_t len;
   const char *src = lua_tolstring(L, -1, &len);
-  ga_program *p = ga_program_get(L, ctx, what, src, len, 0, NULL, 0, NULL);
+  ga_program *p = ga_program_get(L, ctx, what, src, len, nopts, opts, 0, NULL);
   k = ga_program_kernel(L, p, "k");
   lua_pop(L, 1);
   ga_kcache_put(key, keylen, k);
@@ -68,25 +66,45 @@ typedef struct {
   int op;                  /* 0 sum, 1 prod */
   int tin, tout, acc;
   int tiles;               /* 1 tiles, 0 rows */
-  int items, vin, vout, nd;
+  int vec, k;              /* tiles: V elements per lane and chunk, K chunks */
+  int vin, vout;           /* tiles: vector access on that side */
+  int nd;
 } scan_variant;
 
-static int items_for(int acc) {
-  int sz = ga_dtypes[acc].itemsize;
-  return sz <= 4 ? 16 : sz == 8 ? 8 : 4;
+static const char *const scan_parts[] = {"common", "reduction", "scan", NULL};
+
+/* Complex products: no contraction into FMAs, so that the look-back's fold
+** and a tile's own publication round identically (determinism) */
+static const char *const nofma[] = {"--fmad=false"};
+static int scan_nopts(const scan_variant *v) { return v->op == 1 && GA_IS_COMPLEX(v->acc); }
+
+/* V: 16 bytes on the wider side; K chunks keep a lane at 128 bytes of
+** accumulators (64 for 16-byte ones, which also keep K prefixes), at most
+** 8: a tile of 256 * K * V elements */
+static void tile_shape(scan_variant *v) {
+  int a = ga_dtypes[v->tin].itemsize, b = ga_dtypes[v->tout].itemsize, c = ga_dtypes[v->acc].itemsize;
+  int w = a > b ? a : b;
+  v->vec = w >= 16 ? 1 : 16 / w;
+  v->k = (c >= 16 ? 64 : 128) / (v->vec * c);
+  if (v->k > 8) v->k = 8;
+  if (v->k < 1) v->k = 1;
 }
 
+/* Tiles: 4 blocks of 256 per SM for 4-byte accumulators (64 registers, no
+** spills), 3 otherwise: while one block waits in its look-back, the
+** others' loads keep the memory busy */
 static void scan_wrapper(const scan_variant *v, char *w, size_t cap) {
   char op[64];
   snprintf(op, sizeof op, "%s<%s>", v->op ? "ga_scan_mul" : "ga_scan_add", ct(v->acc));
   if (v->tiles)
     snprintf(w, cap,
-             "extern \"C\" __global__ void __launch_bounds__(256) k(const char *in, char *out, "
-             "ga_indexer64<%d, 2> ix, long long n, long long sin, long long sout, long long tpr, "
-             "int *ticket, int *flags, %s *fen) {\n"
-             "  ga_scan_tiles<%s, %s, %s, %d, %d, %d, ga_indexer64<%d, 2> >(in, out, ix, n, sin, sout, "
-             "tpr, ticket, flags, fen);\n}\n",
-             v->nd, ct(v->acc), op, ct(v->tin), ct(v->tout), v->items, v->vin, v->vout, v->nd);
+             "extern \"C\" __global__ void __launch_bounds__(256, %d) k(const char *in, char *out, "
+             "ga_indexer64<%d, 2> ix, long long n, long long sout, long long tpr, int *ticket, int *flags, "
+             "%s *agg, %s *incl) {\n"
+             "  ga_scan_tiles<%s, %s, %s, %d, %d, %s, %s, ga_indexer64<%d, 2> >(in, out, ix, n, sout, tpr, "
+             "ticket, flags, agg, incl);\n}\n",
+             ga_dtypes[v->acc].itemsize <= 4 ? 4 : 3, v->nd, ct(v->acc), ct(v->acc), op, ct(v->tin), ct(v->tout),
+             v->vec, v->k, v->vin ? "true" : "false", v->vout ? "true" : "false", v->nd);
   else
     snprintf(w, cap,
              "extern \"C\" __global__ void k(const char *in, char *out, ga_indexer64<%d, 2> ix, "
@@ -101,24 +119,21 @@ static void scan_wrapper(const scan_variant *v, char *w, size_t cap) {
 
 typedef struct {
   char tag[2];
-  uint8_t op, tin, tout, acc, tiles, items, vin, vout, nd, pad;
+  uint8_t op, tin, tout, acc, tiles, vec, k, vin, vout, nd;
   int32_t arch;
 } scan_key;
 
 static int aligned(const void *p, int64_t b) { return (uintptr_t)p % (uintptr_t)b == 0; }
 
-/* Vector width for the axis of one operand: unit stride, every row start
-** and the base aligned, else 1 */
-static int axis_vec(const char *base, int64_t axis_stride, int isz, int items, int nd, const int64_t *shape,
+/* Can one operand be accessed V elements at a time along the axis: unit
+** stride, the base and every row start aligned to V elements? */
+static int axis_vec(const char *base, int64_t axis_stride, int isz, int vec, int nd, const int64_t *shape,
                     const int64_t *row_strides) {
-  int v = 16 / isz;
-  if (v > items) v = items;
-  if (v < 2 || axis_stride != isz) return 1;
-  int64_t vb = (int64_t)v * isz;
-  if (!aligned(base, vb)) return 1;
+  int64_t vb = (int64_t)vec * isz;
+  if (vec < 2 || axis_stride != isz || !aligned(base, vb)) return 0;
   for (int d = 0; d < nd; d++)
-    if (shape[d] > 1 && row_strides[d] % vb) return 1;
-  return v;
+    if (shape[d] > 1 && row_strides[d] % vb) return 0;
+  return 1;
 }
 
 static void run_scan(lua_State *L, ga_state *ctx, int op, const ga_array *x, ga_array *out, int axis, int acc,
@@ -152,17 +167,21 @@ static void run_scan(lua_State *L, ga_state *ctx, int op, const ga_array *x, ga_
   int isz_in = ga_dtypes[x->dtype].itemsize, isz_out = ga_dtypes[out->dtype].itemsize;
   v.tiles = sin == isz_in && (n > 64 || nrows == 1);
   if (v.tiles) {
-    v.items = items_for(acc);
-    v.vin = axis_vec(x->data, sin, isz_in, v.items, nd, shape, sx);
-    v.vout = axis_vec(out->data, sout, isz_out, v.items, nd, shape, so);
+    tile_shape(&v);
+    v.vin = axis_vec(x->data, sin, isz_in, v.vec, nd, shape, sx);
+    v.vout = axis_vec(out->data, sout, isz_out, v.vec, nd, shape, so);
+    if (!v.vin && !v.vout) {      /* scalar both ways: lane-contiguous elements, all coalesced */
+      v.vec = 1;
+      v.k = 8;
+    }
   }
   scan_key key = {{'s', 'c'}, (uint8_t)op, (uint8_t)v.tin, (uint8_t)v.tout, (uint8_t)acc, (uint8_t)v.tiles,
-                  (uint8_t)v.items, (uint8_t)v.vin, (uint8_t)v.vout, (uint8_t)nd, 0, 0};
+                  (uint8_t)v.vec, (uint8_t)v.k, (uint8_t)v.vin, (uint8_t)v.vout, (uint8_t)nd, 0};
   cudaKernel_t k = ga_scan_lookup(ctx, &key, sizeof key);
   if (!k) {
     char w[1024];
     scan_wrapper(&v, w, sizeof w);
-    k = ga_scan_kernel(L, ctx, &key, sizeof key, w, fname);
+    k = ga_scan_kernel(L, ctx, &key, sizeof key, scan_parts, w, scan_nopts(&v), nofma, fname);
   }
   const char *pin = x->data;
   char *pout = out->data;
@@ -175,19 +194,23 @@ static void run_scan(lua_State *L, ga_state *ctx, int op, const ga_array *x, ga_
     ga_launch(L, fname, k, dim3_make((unsigned)grid, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
     return;
   }
-  int64_t tpr = cdiv(n, (int64_t)THREADS * v.items), ntiles = tpr * nrows;
+  int64_t tile = (int64_t)THREADS * v.k * v.vec;
+  int64_t tpr = cdiv(n, tile), ntiles = tpr * nrows;
   if (ntiles >= ((int64_t)1 << 31)) ga_error(L, "%s: array too large", fname);
+  /* scratch: the ticket, a flag per tile (zeroed), then aggregates and
+  ** inclusive prefixes per tile */
   int64_t accsz = ga_dtypes[acc].itemsize;
   int64_t flags_bytes = 16 + cdiv(4 * ntiles, 16) * 16;
-  int64_t bytes = flags_bytes + ntiles * accsz;
+  int64_t vals_bytes = cdiv(ntiles * accsz, 16) * 16;
+  int64_t bytes = flags_bytes + 2 * vals_bytes;
   int top = lua_gettop(L);
   ga_array *scratch = ga_new_array(L, ctx, GA_UINT8, 1, &bytes);
   char *s = scratch->data;
   ga_cuda_check(L, cudaMemsetAsync(s, 0, (size_t)flags_bytes, ctx->stream), "cudaMemsetAsync");
   int *ticket = (int *)s, *flags = (int *)(s + 16);
-  void *fen = s + flags_bytes;
-  long long a = n, b = sin, c = sout, d = tpr;
-  void *args[] = {&pin, &pout, ix.bytes, &a, &b, &c, &d, &ticket, &flags, &fen};
+  void *agg = s + flags_bytes, *incl = s + flags_bytes + vals_bytes;
+  long long a = n, c = sout, d = tpr;
+  void *args[] = {&pin, &pout, ix.bytes, &a, &c, &d, &ticket, &flags, &agg, &incl};
   ga_launch(L, fname, k, dim3_make((unsigned)ntiles, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
   ga_block *blk = scratch->block;     /* back to the pool now: stream-ordered reuse */
   scratch->block = NULL;
@@ -344,7 +367,8 @@ static int scan_call(lua_State *L, int op, const char *fname) {
 static int l_cumsum(lua_State *L) { return scan_call(L, 0, "cumsum"); }
 static int l_cumprod(lua_State *L) { return scan_call(L, 1, "cumprod"); }
 
-/* Test hook: core._scan_source(op, in_dtype, out_dtype, kind, nd) -> source */
+/* Test hook: core._scan_source(op, in_dtype, out_dtype, kind, nd[, vec_in, vec_out]) -> source,
+** options (nil, or the list) */
 static int l_scan_source(lua_State *L) {
   const char *op = luaL_checkstring(L, 1);
   scan_variant v;
@@ -356,25 +380,29 @@ static int l_scan_source(lua_State *L) {
   v.tout = ga_checkdtype(L, 3, out, "_scan_source");
   v.acc = acc;
   v.tiles = strcmp(luaL_optstring(L, 4, "tiles"), "tiles") == 0;
-  v.nd = (int)luaL_optinteger(L, 5, 1);
-  v.items = items_for(acc);
+  v.nd = luaL_optinteger(L, 5, 1) <= 4 ? 4 : 8;     /* as ga_red_pad pads */
   if (v.tiles) {
-    v.vin = 16 / ga_dtypes[v.tin].itemsize;
-    if (v.vin > v.items) v.vin = v.items;
-    if (v.vin < 1) v.vin = 1;
-    v.vout = 16 / ga_dtypes[v.tout].itemsize;
-    if (v.vout > v.items) v.vout = v.items;
-    if (v.vout < 1) v.vout = 1;
+    tile_shape(&v);
+    v.vin = lua_isnoneornil(L, 6) ? 1 : lua_toboolean(L, 6);
+    v.vout = lua_isnoneornil(L, 7) ? 1 : lua_toboolean(L, 7);
+    if (!v.vin && !v.vout) {
+      v.vec = 1;
+      v.k = 8;
+    }
   }
   char w[1024];
   scan_wrapper(&v, w, sizeof w);
-  lua_pushstring(L, ga_kernel_source("common"));
-  lua_pushstring(L, ga_kernel_source("reduction"));
-  lua_pushstring(L, ga_kernel_source("scan"));
-  lua_pushstring(L, ga_kernel_source("mask"));
+  for (int i = 0; scan_parts[i]; i++) lua_pushstring(L, ga_kernel_source(scan_parts[i]));
   lua_pushstring(L, w);
-  lua_concat(L, 5);
-  return 1;
+  lua_concat(L, 4);
+  if (scan_nopts(&v)) {
+    lua_createtable(L, 1, 0);
+    lua_pushstring(L, nofma[0]);
+    lua_rawseti(L, -2, 1);
+  } else {
+    lua_pushnil(L);
+  }
+  return 2;
 }
 
 static const luaL_Reg funcs[] = {
