@@ -24,19 +24,7 @@ local function ref_random(shape, gen)
   return { shape = shape, data = data }
 end
 
-local function ref_nested(A)
-  local pos = 0
-  local function build(d)
-    if d > #A.shape then
-      pos = pos + 1
-      return A.data[pos]
-    end
-    local t = {}
-    for i = 1, A.shape[d] do t[i] = build(d + 1) end
-    return t
-  end
-  return build(1)
-end
+local ref_nested = require("ndref").nested
 
 local function ref_flat_index(shape, mi)
   local k = 0

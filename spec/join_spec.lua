@@ -35,19 +35,7 @@ local function ref_get(A, mi)
   return A.data[k + 1]
 end
 
-local function ref_nested(A)
-  local pos = 0
-  local function build(d)
-    if d > #A.shape then
-      pos = pos + 1
-      return A.data[pos]
-    end
-    local t = {}
-    for i = 1, A.shape[d] do t[i] = build(d + 1) end
-    return t
-  end
-  return build(1)
-end
+local ref_nested = require("ndref").nested
 
 local function copy_list(t)
   local o = {}
