@@ -453,9 +453,9 @@ static int l_call(lua_State *L) {
   cudaStream_t s = ctx->stream;
   if (lua_type(L, 5) == LUA_TTABLE) {
     if (lua_getfield(L, 5, "shared_mem") != LUA_TNIL) {
-      int ok;
-      lua_Integer v = lua_tointegerx(L, -1, &ok);
-      if (!ok || v < 0) ga_error(L, "RawKernel '%s': shared_mem must be a non-negative integer", k->name);
+      int isint;
+      lua_Integer v = lua_tointegerx(L, -1, &isint);
+      if (!isint || v < 0) ga_error(L, "RawKernel '%s': shared_mem must be a non-negative integer", k->name);
       shmem = (size_t)v;
     }
     lua_pop(L, 1);
