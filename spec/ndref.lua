@@ -175,7 +175,8 @@ function R.random_key(shape)
   for d = 1, k do
     if use_ell and d == ell_at then key[#key + 1] = ga.ellipsis end
     if math.random() < 0.15 then key[#key + 1] = ga.newaxis end
-    local n = shape[d]
+    -- an ellipsis before this entry stands for the nd - k axes it skips
+    local n = shape[(use_ell and d >= ell_at) and d + nd - k or d]
     local r = math.random()
     if r < 0.3 and n > 0 then
       local p = math.random(1, n)
