@@ -452,6 +452,15 @@ __device__ __forceinline__ ga_arg<T> ga_arg_combine(const ga_arg<T> &a, const ga
   return take_b ? b : a;
 }
 
+// The same when b is known to come after a (a thread's own sequence, where
+// most elements are combined): no index comparison.
+template <bool MAX, typename T>
+__device__ __forceinline__ ga_arg<T> ga_arg_later(const ga_arg<T> &a, const ga_arg<T> &b) {
+  const bool better = MAX ? ga_r_lt(a.v, b.v) : ga_r_lt(b.v, a.v);
+  const bool take = (a.i < 0) | (!ga_r_isnan(a.v) & (ga_r_isnan(b.v) | better));
+  return take ? b : a;
+}
+
 // ptp: the smallest and the largest value together
 template <typename T>
 struct ga_minmax {

@@ -5,15 +5,11 @@
 //  - ga_scan_tiles: the axis is contiguous. One pass: a row is cut into
 //    tiles of 256 * K * V elements, blocks take tiles in launch order (an
 //    atomic ticket), scan their tile and learn the combination of every
-//    tile before them by a decoupled look-back: a tile publishes its
-//    aggregate at once, then its inclusive prefix when it knows it; the
-//    look-back finds the latest published inclusive prefix p and folds the
-//    aggregates after it, left to right, one at a time. Every inclusive
-//    prefix is then the left fold a(0) + a(1) + ... + a(t) of the tile
-//    aggregates, computed in that order whichever p each tile happened to
-//    find, so the result has the same bits however blocks were scheduled (a
-//    tree over the window, as CUB does, would not). 8 bytes moved per float
-//    element, like a copy.
+//    tile before them by a decoupled look-back (ga_scan_lookback). Unlike
+//    CUB's, whose tree over the look-back window depends on how far back a
+//    tile found a published prefix, every combination here is fixed by the
+//    tile's position, so a run gives the same bits however blocks were
+//    scheduled. 8 bytes moved per float element, like a copy.
 //  - ga_scan_rows: the axis is not the fast one: one thread per row walks
 //    it sequentially (neighbouring threads read neighbouring rows, so the
 //    reads coalesce), in NumPy's order.
@@ -68,26 +64,20 @@ __device__ __forceinline__ typename Op::acc_t ga_warp_inscan(typename Op::acc_t 
   return x;
 }
 
-// Warp 0 of the block of tile t (tiles first..t-1 of its row came before):
-// publishes the tile's aggregate, finds the latest tile p with a published
-// inclusive prefix, folds the aggregates of p+1..t-1 into it in order, and
-// publishes t's inclusive prefix. Returns t's exclusive prefix in every lane.
-// flags[t]: 0 nothing yet, 1 aggregate in agg[t], 2 inclusive in incl[t]
-// (the aggregate stays valid).
+// The left fold of the values of entries first..t-1 (t > first) of a
+// status array, in warp 0: flags[e] is 0 (nothing yet), 1 (agg[e] holds
+// entry e's own value) or 2 (incl[e] holds the fold of first..e; agg[e]
+// stays valid). Entry `first` always ends up with 2. Finds the latest
+// entry p with 2 and folds agg[p+1..t-1] into incl[p] one at a time, left
+// to right: the result has the same bits whichever p it found.
 template <class Op>
-__device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, long long t,
-                                                               const typename Op::acc_t &total, int *flags,
-                                                               typename Op::acc_t *agg,
-                                                               typename Op::acc_t *incl) {
+__device__ __forceinline__ typename Op::acc_t ga_scan_fold(long long first, long long t, const int *flags,
+                                                           const typename Op::acc_t *agg,
+                                                           const typename Op::acc_t *incl) {
   typedef typename Op::acc_t A;
   const int lane = threadIdx.x & 31;
-  volatile int *vf = flags;
-  if (lane == 0) {
-    ga_st_volatile(agg + t, total);
-    __threadfence();
-    vf[t] = 1;
-  }
-  // windows of 32 tiles, newest first; tile `first` always ends up with 2
+  const volatile int *vf = flags;
+  // windows of 32 entries, newest first
   long long end = t, p;
 #pragma unroll 1
   for (;;) {
@@ -112,15 +102,72 @@ __device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, 
     const long long q = b + lane;
     const A a = q < t ? ga_ld_volatile(agg + q) : Op::identity();
     const int cnt = t - b < 32 ? (int)(t - b) : 32;
-#pragma unroll 1
-    for (int j = 0; j < cnt; j++) v = Op::combine(v, ga_shfl_idx(a, j));
-  }
-  if (lane == 0) {
-    ga_st_volatile(incl + t, Op::combine(v, total));
-    __threadfence();
-    vf[t] = 2;
+    // unrolled: the shuffles do not wait for v, only the combines chain
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+      const A y = ga_shfl_idx(a, j);
+      if (j < cnt) v = Op::combine(v, y);
+    }
   }
   return v;
+}
+
+// Warp 0 of the block of tile t; tile `first` starts its row. Returns the
+// combination of the row's tiles before t (meaningless for t == first).
+//
+// What is computed is fixed by t alone, so every run gives the same bits:
+// tiles form groups of 32; WS(u) is the inclusive warp scan (a fixed tree)
+// of the aggregates of u's group up to u; a group's sum GS is WS of its last
+// tile; GP(G) = GP(G-1) + GS(G), the left fold of the group sums. Tile t of
+// group G at position m returns GP(G-1) + WS(t-1) (GP(G-1) when m is 0,
+// WS(t-1) in group 0). The fold is over groups, so a look-back that finds a
+// prefix far behind costs one combine per 32 tiles.
+//
+// Publication: the tile's aggregate (flags 1) at once; a group's last tile
+// publishes GS (gflags 1) as soon as its group's aggregates are in, then
+// GP (gflags 2) once it knows GP(G-1). Tiles only wait for tiles that took
+// their ticket earlier, which are running or done.
+template <class Op>
+__device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, long long t,
+                                                               const typename Op::acc_t &total, int *flags,
+                                                               typename Op::acc_t *agg, long long gfirst,
+                                                               int *gflags, typename Op::acc_t *gagg,
+                                                               typename Op::acc_t *gincl) {
+  typedef typename Op::acc_t A;
+  const int lane = threadIdx.x & 31;
+  volatile int *vf = flags, *vgf = gflags;
+  if (lane == 0) {
+    ga_st_volatile(agg + t, total);
+    __threadfence();
+    vf[t] = 1;
+  }
+  const long long tr = t - first, G = tr >> 5, g = gfirst + G;
+  const int m = (int)(tr & 31);
+  const long long g0 = t - m;
+  if (lane < m)
+    while (vf[g0 + lane] == 0) {
+    }
+  __threadfence();
+  A w = Op::identity();
+  if (lane < m) w = ga_ld_volatile(agg + g0 + lane);
+  else if (lane == m) w = total;
+  const A ws = ga_warp_inscan<Op>(w);
+  const A before = ga_shfl_idx(ws, m > 0 ? m - 1 : 0);
+  const A gs = ga_shfl_idx(ws, 31);
+  if (m == 31 && lane == 0) {
+    ga_st_volatile(gagg + g, gs);
+    if (G == 0) ga_st_volatile(gincl + g, gs);
+    __threadfence();
+    vgf[g] = G == 0 ? 2 : 1;
+  }
+  if (G == 0) return before;
+  const A gp = ga_scan_fold<Op>(gfirst, g, gflags, gagg, gincl);
+  if (m == 31 && lane == 0) {
+    ga_st_volatile(gincl + g, Op::combine(gp, gs));
+    __threadfence();
+    vgf[g] = 2;
+  }
+  return m == 0 ? gp : Op::combine(gp, before);
 }
 
 // One tile per block. Warp w owns 32 * K * V consecutive elements of the
@@ -131,8 +178,9 @@ __device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, 
 // bytes. In/out rows are located by the row indexer (operands 0 and 1).
 template <class Op, typename TIn, typename TOut, int V, int K, bool VIN, bool VOUT, class IX>
 __device__ __forceinline__ void ga_scan_tiles(const char *in, char *out, const IX &ix, long long n, long long sout,
-                                              long long tiles_per_row, int *ticket, int *flags,
-                                              typename Op::acc_t *agg, typename Op::acc_t *incl) {
+                                              long long tiles_per_row, int *ticket, int *flags, int *gflags,
+                                              typename Op::acc_t *agg, typename Op::acc_t *gagg,
+                                              typename Op::acc_t *gincl) {
   typedef typename Op::acc_t A;
   constexpr int SEG = 32 * K * V;
   constexpr int TILE = GA_SCAN_WARPS * SEG;
@@ -189,14 +237,9 @@ __device__ __forceinline__ void ga_scan_tiles(const char *in, char *out, const I
     const A wex = ga_shfl_up(winc, 1);
     const A total = ga_shfl_idx(winc, GA_SCAN_WARPS - 1);
     A base = lane == 0 ? Op::identity() : wex;
-    if (tr > 0) {
-      const A p = ga_scan_lookback<Op>(t - tr, t, total, flags, agg, incl);
-      base = lane == 0 ? p : Op::combine(p, wex);
-    } else if (lane == 0) {
-      ga_st_volatile(incl + t, total);
-      __threadfence();
-      *(volatile int *)(flags + t) = 2;
-    }
+    const long long gpr = (tiles_per_row + 31) >> 5;
+    const A p = ga_scan_lookback<Op>(t - tr, t, total, flags, agg, row * gpr, gflags, gagg, gincl);
+    if (tr > 0) base = lane == 0 ? p : Op::combine(p, wex);
     if (lane < GA_SCAN_WARPS) s_warp[lane] = base;
   }
   __syncthreads();

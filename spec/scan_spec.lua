@@ -191,6 +191,7 @@ describe("scans #gpu", function()
   gpu_it("scan long rows (several tiles per row) and many short rows", function()
     for _, case in ipairs {
       { shape = { 3, 100000 }, axis = 2 },
+      { shape = { 3, 300000 }, axis = 2 },       -- over 32 tiles a row: the look-back across groups
       { shape = { 5000, 70 }, axis = 2 },
       { shape = { 5000, 10 }, axis = 2 },
       { shape = { 300, 70 }, axis = 1 },

@@ -26,6 +26,8 @@ typedef struct {
   const char *kname;         /* kernel symbol (an identifier) */
   const char *map;           /* in terms of the inputs, _i, _j */
   const char *reduce;        /* in terms of a and b */
+  const char *later;         /* optional (built-ins): reduce where b comes after a in one thread's
+                             ** sequence, so ties need no index comparison; NULL: reduce */
   const char *post;          /* a statement in terms of a, the outputs, the scalars */
   const char *identity;      /* NULL: none (the first element starts it) */
   const char *reduce_type;   /* a C type, valid after typedefs and preamble */

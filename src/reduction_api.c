@@ -85,7 +85,7 @@ static int64_t reduced_size(int nd, const int64_t *shape, uint32_t axes) {
 /* ===================================================================== */
 
 typedef struct {
-  const char *name, *kname, *map, *reduce, *post, *identity, *empty_msg;
+  const char *name, *kname, *map, *reduce, *later, *post, *identity, *empty_msg;
   const char *acc_ct[GA_NDTYPES];
   int acc_size[GA_NDTYPES], out_dt[GA_NDTYPES];
   const char *dacc_ct[GA_NDTYPES];
@@ -134,6 +134,7 @@ static void builtin_code(const red_builtin *bi, int in_dt, int over, int out_dt,
   c->kname = bi->kname;
   c->map = bi->map;
   c->reduce = bi->reduce;
+  c->later = bi->later;
   c->post = bi->post;
   c->identity = bi->identity;
   c->reduce_type = over >= 0 ? bi->dacc_ct[over] : bi->acc_ct[in_dt];
@@ -230,6 +231,7 @@ static int l_reduction_builtin(lua_State *L) {
   bi->kname = opt_string(L, 1, "kname", 1);
   bi->map = opt_string(L, 1, "map", 1);
   bi->reduce = opt_string(L, 1, "reduce", 1);
+  bi->later = opt_string(L, 1, "later", 0);
   bi->post = opt_string(L, 1, "post", 1);
   bi->identity = opt_string(L, 1, "identity", 0);
   bi->empty_msg = opt_string(L, 1, "empty", 0);

@@ -19,9 +19,9 @@ static const char *ct(int t) { return ga_dtypes[t].ctype; }
 
 uint64_t ga_red_hash(const ga_red_code *c) {
   uint64_t h = 0xcbf29ce484222325ull;
-  const char *parts[8] = { c->name, c->kname, c->map, c->reduce, c->post,
-                           c->identity ? c->identity : "\1", c->reduce_type, c->preamble };
-  for (int i = 0; i < 8; i++) {
+  const char *parts[9] = { c->name, c->kname, c->map, c->reduce, c->post,
+                           c->identity ? c->identity : "\1", c->reduce_type, c->preamble, c->later };
+  for (int i = 0; i < 9; i++) {
     const char *s = parts[i] ? parts[i] : "";
     for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
     h = (h ^ 0xff) * 0x100000001b3ull;       /* separator */
@@ -85,6 +85,16 @@ static void gen_op(const ga_red_code *c, ga_buf *b) {
   if (maybe) ga_buf_add(b, "    if (!_x.ok) return _y;\n    if (!_y.ok) return _x;\n");
   ga_buf_add(b, "    const _type_reduce &a = value(_x);\n    const _type_reduce &b = value(_y);\n");
   ga_buf_addf(b, "    return lift(static_cast<_type_reduce>(%s));  // reduce_expr\n", c->reduce);
+  ga_buf_add(b, "  }\n");
+  /* later: the threads' own sequential folds, where _y is the later element */
+  ga_buf_add(b, "  static __device__ __forceinline__ acc_t later(const acc_t &_x, const acc_t &_y) {\n");
+  if (c->later) {
+    if (maybe) ga_buf_add(b, "    if (!_x.ok) return _y;\n    if (!_y.ok) return _x;\n");
+    ga_buf_add(b, "    const _type_reduce &a = value(_x);\n    const _type_reduce &b = value(_y);\n");
+    ga_buf_addf(b, "    return lift(static_cast<_type_reduce>(%s));\n", c->later);
+  } else {
+    ga_buf_add(b, "    return combine(_x, _y);\n");
+  }
   ga_buf_add(b, "  }\n};\n");
 }
 
@@ -169,7 +179,7 @@ static void gen_in(const ga_red_code *c, const arg_groups *g, ga_buf *b) {
     "                                       _ga_I r) const {\n"
     "#pragma unroll\n"
     "    for (int k = 0; k < V; k++)\n"
-    "      acc[k] = _ga_op::combine(acc[k], _ga_op::lift(_ga_map(");
+    "      acc[k] = _ga_op::later(acc[k], _ga_op::lift(_ga_map(");
   map_args(c, g, b, "k");
   ga_buf_add(b, "(long long)(COL ? w.o + k : w.o), (long long)(COL ? r : r + k))));\n  }\n};\n");
 }

@@ -100,10 +100,11 @@ static void scan_wrapper(const scan_variant *v, char *w, size_t cap) {
     snprintf(w, cap,
              "extern \"C\" __global__ void __launch_bounds__(256, %d) k(const char *in, char *out, "
              "ga_indexer64<%d, 2> ix, long long n, long long sout, long long tpr, int *ticket, int *flags, "
-             "%s *agg, %s *incl) {\n"
+             "int *gflags, %s *agg, %s *gagg, %s *gincl) {\n"
              "  ga_scan_tiles<%s, %s, %s, %d, %d, %s, %s, ga_indexer64<%d, 2> >(in, out, ix, n, sout, tpr, "
-             "ticket, flags, agg, incl);\n}\n",
-             ga_dtypes[v->acc].itemsize <= 4 ? 4 : 3, v->nd, ct(v->acc), ct(v->acc), op, ct(v->tin), ct(v->tout),
+             "ticket, flags, gflags, agg, gagg, gincl);\n}\n",
+             ga_dtypes[v->acc].itemsize <= 4 ? 4 : 3, v->nd, ct(v->acc), ct(v->acc), ct(v->acc), op, ct(v->tin),
+             ct(v->tout),
              v->vec, v->k, v->vin ? "true" : "false", v->vout ? "true" : "false", v->nd);
   else
     snprintf(w, cap,
@@ -197,20 +198,22 @@ static void run_scan(lua_State *L, ga_state *ctx, int op, const ga_array *x, ga_
   int64_t tile = (int64_t)THREADS * v.k * v.vec;
   int64_t tpr = cdiv(n, tile), ntiles = tpr * nrows;
   if (ntiles >= ((int64_t)1 << 31)) ga_error(L, "%s: array too large", fname);
-  /* scratch: the ticket, a flag per tile (zeroed), then aggregates and
-  ** inclusive prefixes per tile */
+  /* scratch: the ticket, a flag per tile and per group of 32 tiles
+  ** (zeroed), then the tiles' aggregates and the groups' sums and
+  ** inclusive prefixes */
   int64_t accsz = ga_dtypes[acc].itemsize;
-  int64_t flags_bytes = 16 + cdiv(4 * ntiles, 16) * 16;
-  int64_t vals_bytes = cdiv(ntiles * accsz, 16) * 16;
-  int64_t bytes = flags_bytes + 2 * vals_bytes;
+  int64_t ngroups = cdiv(tpr, 32) * nrows;
+  int64_t tflags_bytes = cdiv(4 * ntiles, 16) * 16, flags_bytes = 16 + tflags_bytes + cdiv(4 * ngroups, 16) * 16;
+  int64_t tvals_bytes = cdiv(ntiles * accsz, 16) * 16, gvals_bytes = cdiv(ngroups * accsz, 16) * 16;
+  int64_t bytes = flags_bytes + tvals_bytes + 2 * gvals_bytes;
   int top = lua_gettop(L);
   ga_array *scratch = ga_new_array(L, ctx, GA_UINT8, 1, &bytes);
   char *s = scratch->data;
   ga_cuda_check(L, cudaMemsetAsync(s, 0, (size_t)flags_bytes, ctx->stream), "cudaMemsetAsync");
-  int *ticket = (int *)s, *flags = (int *)(s + 16);
-  void *agg = s + flags_bytes, *incl = s + flags_bytes + vals_bytes;
+  int *ticket = (int *)s, *flags = (int *)(s + 16), *gflags = (int *)(s + 16 + tflags_bytes);
+  char *agg = s + flags_bytes, *gagg = agg + tvals_bytes, *gincl = gagg + gvals_bytes;
   long long a = n, c = sout, d = tpr;
-  void *args[] = {&pin, &pout, ix.bytes, &a, &c, &d, &ticket, &flags, &agg, &incl};
+  void *args[] = {&pin, &pout, ix.bytes, &a, &c, &d, &ticket, &flags, &gflags, &agg, &gagg, &gincl};
   ga_launch(L, fname, k, dim3_make((unsigned)ntiles, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
   ga_block *blk = scratch->block;     /* back to the pool now: stream-ordered reuse */
   scratch->block = NULL;

@@ -131,11 +131,13 @@ return function(ga)
             only = function(dt) return dt ~= "bool" end,
             empty = NO_IDENTITY:format("maximum") },
     argmax = { map = "ga_arg_make(in0, _j)", reduce = "ga_arg_combine<true>(a, b)",
+               later = "ga_arg_later<true>(a, b)",
                post = "out0 = ga_cast<type_out0_raw>(a.i + 1)",
                identity = "ga_arg_none<type_in0_raw>()",
                types = function(dt) return { ("ga_arg<%s>"):format(CTYPE[dt]), "int64", 0 } end,
                index = true, single_axis = true, empty = "attempt to get argmax of an empty sequence" },
     argmin = { map = "ga_arg_make(in0, _j)", reduce = "ga_arg_combine<false>(a, b)",
+               later = "ga_arg_later<false>(a, b)",
                post = "out0 = ga_cast<type_out0_raw>(a.i + 1)",
                identity = "ga_arg_none<type_in0_raw>()",
                types = function(dt) return { ("ga_arg<%s>"):format(CTYPE[dt]), "int64", 0 } end,
@@ -157,7 +159,7 @@ return function(ga)
     local d = DEFS[name]
     local f = core._reduction_builtin {
       name = name, kname = "ga_red_" .. name,
-      map = d.map, reduce = d.reduce, post = d.post, identity = d.identity,
+      map = d.map, reduce = d.reduce, later = d.later, post = d.post, identity = d.identity,
       types = table_of(d.types, d.only), dtypes = table_of(d.dtypes),
       empty = d.empty, single_axis = d.single_axis, ddof = d.ddof, index = d.index,
     }
