@@ -64,19 +64,109 @@ __device__ __forceinline__ typename Op::acc_t ga_warp_inscan(typename Op::acc_t 
   return x;
 }
 
-// The left fold of the values of entries first..t-1 (t > first) of a
-// status array, in warp 0: flags[e] is 0 (nothing yet), 1 (agg[e] holds
-// entry e's own value) or 2 (incl[e] holds the fold of first..e; agg[e]
-// stays valid). Entry `first` always ends up with 2. Finds the latest
-// entry p with 2 and folds agg[p+1..t-1] into incl[p] one at a time, left
-// to right: the result has the same bits whichever p it found.
+// Status arrays of the look-back, one entry per tile or group: an entry's
+// own value (agg, flag 1), then maybe the fold of its row up to it (incl,
+// flag 2; agg stays valid). Two layouts with one interface, used by warp 0:
+//  - ga_scan_fenced: any value size; values, a fence, then an int flag.
+//  - ga_scan_packed: 4-byte values; flag and value in one 64-bit word,
+//    written and read whole, so no fences (each one costs the publishing
+//    or reading warp a round trip to L2 on the look-back's critical path).
+template <typename A>
+struct ga_scan_fenced {
+  int *flags;
+  A *agg, *incl;
+  __device__ __forceinline__ void put_agg(long long e, const A &v) const {
+    ga_st_volatile(agg + e, v);
+    __threadfence();
+    *(volatile int *)(flags + e) = 1;
+  }
+  __device__ __forceinline__ void put_incl(long long e, const A &v) const {
+    ga_st_volatile(incl + e, v);
+    __threadfence();
+    *(volatile int *)(flags + e) = 2;
+  }
+  __device__ __forceinline__ void put_both(long long e, const A &v) const {
+    ga_st_volatile(agg + e, v);
+    ga_st_volatile(incl + e, v);
+    __threadfence();
+    *(volatile int *)(flags + e) = 2;
+  }
+  // every lane calls; lanes with `want` wait for entry e's own value
+  __device__ __forceinline__ A wait_agg(bool want, long long e, const A &dflt) const {
+    if (want)
+      while (*(volatile int *)(flags + e) == 0) {
+      }
+    __threadfence();     // the values after the flags that announced them
+    return want ? ga_ld_volatile(agg + e) : dflt;
+  }
+};
+
+template <typename A>
+struct ga_scan_packed {
+  // only instantiated with 4-byte A (ga_scan_tiles)
+  unsigned long long *aggw, *inclw;
+  static __device__ __forceinline__ unsigned long long pack(unsigned flag, const A &v) {
+    unsigned u;
+    memcpy(&u, &v, 4);
+    return ((unsigned long long)flag << 32) | u;
+  }
+  static __device__ __forceinline__ A value(unsigned long long w) {
+    const unsigned u = (unsigned)w;
+    A v;
+    memcpy(&v, &u, 4);
+    return v;
+  }
+  static __device__ __forceinline__ unsigned long long ld(const unsigned long long *p) {
+    return *(const volatile unsigned long long *)p;
+  }
+  static __device__ __forceinline__ void st(unsigned long long *p, unsigned long long w) {
+    *(volatile unsigned long long *)p = w;
+  }
+  __device__ __forceinline__ void put_agg(long long e, const A &v) const { st(aggw + e, pack(1, v)); }
+  __device__ __forceinline__ void put_incl(long long e, const A &v) const { st(inclw + e, pack(2, v)); }
+  __device__ __forceinline__ void put_both(long long e, const A &v) const {
+    st(aggw + e, pack(1, v));
+    st(inclw + e, pack(2, v));
+  }
+  __device__ __forceinline__ A wait_agg(bool want, long long e, const A &dflt) const {
+    if (!want) return dflt;
+    unsigned long long w;
+    do {
+      w = ld(aggw + e);
+    } while ((w >> 32) == 0);
+    return value(w);
+  }
+};
+
+// The left fold of the own values of entries first..t-1 (t > first), in
+// warp 0. Entry `first` always ends up with an inclusive value. Finds the
+// latest entry p with one and folds the own values of p+1..t-1 into it one
+// at a time, left to right: the same bits whichever p it found.
 template <class Op>
-__device__ __forceinline__ typename Op::acc_t ga_scan_fold(long long first, long long t, const int *flags,
-                                                           const typename Op::acc_t *agg,
-                                                           const typename Op::acc_t *incl) {
+__device__ __forceinline__ typename Op::acc_t ga_scan_fold_tail(typename Op::acc_t v, long long b0, long long t,
+                                                                const ga_scan_fenced<typename Op::acc_t> &st) {
   typedef typename Op::acc_t A;
   const int lane = threadIdx.x & 31;
-  const volatile int *vf = flags;
+#pragma unroll 1
+  for (long long b = b0; b < t; b += 32) {
+    const long long q = b + lane;
+    const A a = q < t ? ga_ld_volatile(st.agg + q) : Op::identity();
+    const int cnt = t - b < 32 ? (int)(t - b) : 32;
+    // unrolled: the shuffles do not wait for v, only the combines chain
+#pragma unroll
+    for (int j = 0; j < 32; j++) {
+      const A y = ga_shfl_idx(a, j);
+      if (j < cnt) v = Op::combine(v, y);
+    }
+  }
+  return v;
+}
+
+template <class Op>
+__device__ __forceinline__ typename Op::acc_t ga_scan_fold(long long first, long long t,
+                                                           const ga_scan_fenced<typename Op::acc_t> &st) {
+  const int lane = threadIdx.x & 31;
+  const volatile int *vf = st.flags;
   // windows of 32 entries, newest first
   long long end = t, p;
 #pragma unroll 1
@@ -96,20 +186,61 @@ __device__ __forceinline__ typename Op::acc_t ga_scan_fold(long long first, long
     end -= 32;
   }
   __threadfence();     // the values after the flags that announced them
-  A v = ga_ld_volatile(incl + p);
+  return ga_scan_fold_tail<Op>(ga_ld_volatile(st.incl + p), p + 1, t, st);
+}
+
+// Packed words: the same fold. wi, wa: this lane's words of the first
+// window (entries t-32..t-1), loaded by the caller together with its other
+// loads so that their round trips overlap.
+template <class Op>
+__device__ __forceinline__ typename Op::acc_t ga_scan_fold(long long first, long long t,
+                                                           const ga_scan_packed<typename Op::acc_t> &st,
+                                                           unsigned long long wi, unsigned long long wa) {
+  typedef typename Op::acc_t A;
+  typedef ga_scan_packed<A> S;
+  const int lane = threadIdx.x & 31;
+  // windows of 32 entries, newest first; a lane whose entry has no
+  // inclusive value yet waits for its own value (published first). The
+  // window's words are kept: the own values after p fold from registers.
+  long long end = t;
 #pragma unroll 1
-  for (long long b = p + 1; b < t; b += 32) {
-    const long long q = b + lane;
-    const A a = q < t ? ga_ld_volatile(agg + q) : Op::identity();
-    const int cnt = t - b < 32 ? (int)(t - b) : 32;
-    // unrolled: the shuffles do not wait for v, only the combines chain
+  for (;;) {
+    const long long q = end - 32 + lane;
+    if (q == first) {
+      while ((wi >> 32) == 0) wi = S::ld(st.inclw + q);
+    } else if (q > first) {
+      while ((wi >> 32) == 0 && (wa >> 32) == 0) {
+        wi = S::ld(st.inclw + q);
+        wa = S::ld(st.aggw + q);
+      }
+    }
+    const unsigned ball = __ballot_sync(0xffffffffu, (wi >> 32) == 2);
+    if (ball) {
+      const int pl = 31 - __clz((int)ball);
+      A v = S::value(ga_shfl_idx(wi, pl));
+      const A a = S::value(wa);
 #pragma unroll
-    for (int j = 0; j < 32; j++) {
-      const A y = ga_shfl_idx(a, j);
-      if (j < cnt) v = Op::combine(v, y);
+      for (int j = 0; j < 32; j++) {
+        const A y = ga_shfl_idx(a, j);
+        if (j > pl) v = Op::combine(v, y);
+      }
+      // the newer windows, all seen complete before
+#pragma unroll 1
+      for (long long b = end; b < t; b += 32) {
+        const A n = S::value(S::ld(st.aggw + b + lane));
+#pragma unroll
+        for (int j = 0; j < 32; j++) v = Op::combine(v, ga_shfl_idx(n, j));
+      }
+      return v;
+    }
+    end -= 32;
+    const long long q2 = end - 32 + lane;
+    wi = wa = 0;
+    if (q2 >= first) {
+      wi = S::ld(st.inclw + q2);
+      wa = S::ld(st.aggw + q2);
     }
   }
-  return v;
 }
 
 // Warp 0 of the block of tile t; tile `first` starts its row. Returns the
@@ -123,50 +254,71 @@ __device__ __forceinline__ typename Op::acc_t ga_scan_fold(long long first, long
 // WS(t-1) in group 0). The fold is over groups, so a look-back that finds a
 // prefix far behind costs one combine per 32 tiles.
 //
-// Publication: the tile's aggregate (flags 1) at once; a group's last tile
-// publishes GS (gflags 1) as soon as its group's aggregates are in, then
-// GP (gflags 2) once it knows GP(G-1). Tiles only wait for tiles that took
-// their ticket earlier, which are running or done.
+// Publication: the tile's aggregate at once; a group's last tile publishes
+// GS as soon as its group's aggregates are in, then GP once it knows
+// GP(G-1). Tiles only wait for tiles that took their ticket earlier, which
+// are running or done.
 template <class Op>
 __device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, long long t,
-                                                               const typename Op::acc_t &total, int *flags,
-                                                               typename Op::acc_t *agg, long long gfirst,
-                                                               int *gflags, typename Op::acc_t *gagg,
-                                                               typename Op::acc_t *gincl) {
+                                                               const typename Op::acc_t &total,
+                                                               const ga_scan_fenced<typename Op::acc_t> &tiles,
+                                                               long long gfirst,
+                                                               const ga_scan_fenced<typename Op::acc_t> &groups) {
   typedef typename Op::acc_t A;
   const int lane = threadIdx.x & 31;
-  volatile int *vf = flags, *vgf = gflags;
-  if (lane == 0) {
-    ga_st_volatile(agg + t, total);
-    __threadfence();
-    vf[t] = 1;
-  }
+  if (lane == 0) tiles.put_agg(t, total);
   const long long tr = t - first, G = tr >> 5, g = gfirst + G;
   const int m = (int)(tr & 31);
   const long long g0 = t - m;
-  if (lane < m)
-    while (vf[g0 + lane] == 0) {
-    }
-  __threadfence();
-  A w = Op::identity();
-  if (lane < m) w = ga_ld_volatile(agg + g0 + lane);
-  else if (lane == m) w = total;
+  A w = tiles.wait_agg(lane < m, g0 + lane, Op::identity());
+  if (lane == m) w = total;
   const A ws = ga_warp_inscan<Op>(w);
   const A before = ga_shfl_idx(ws, m > 0 ? m - 1 : 0);
   const A gs = ga_shfl_idx(ws, 31);
   if (m == 31 && lane == 0) {
-    ga_st_volatile(gagg + g, gs);
-    if (G == 0) ga_st_volatile(gincl + g, gs);
-    __threadfence();
-    vgf[g] = G == 0 ? 2 : 1;
+    if (G == 0) groups.put_both(g, gs);
+    else groups.put_agg(g, gs);
   }
   if (G == 0) return before;
-  const A gp = ga_scan_fold<Op>(gfirst, g, gflags, gagg, gincl);
-  if (m == 31 && lane == 0) {
-    ga_st_volatile(gincl + g, Op::combine(gp, gs));
-    __threadfence();
-    vgf[g] = 2;
+  const A gp = ga_scan_fold<Op>(gfirst, g, groups);
+  if (m == 31 && lane == 0) groups.put_incl(g, Op::combine(gp, gs));
+  return m == 0 ? gp : Op::combine(gp, before);
+}
+
+// The same with packed words; every first load is issued before any is
+// waited for (one round trip to L2 where the above takes three or four).
+template <class Op>
+__device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, long long t,
+                                                               const typename Op::acc_t &total,
+                                                               const ga_scan_packed<typename Op::acc_t> &tiles,
+                                                               long long gfirst,
+                                                               const ga_scan_packed<typename Op::acc_t> &groups) {
+  typedef typename Op::acc_t A;
+  typedef ga_scan_packed<A> S;
+  const int lane = threadIdx.x & 31;
+  if (lane == 0) tiles.put_agg(t, total);
+  const long long tr = t - first, G = tr >> 5, g = gfirst + G;
+  const int m = (int)(tr & 31);
+  const long long g0 = t - m, q = g - 32 + lane;
+  unsigned long long wt = 0, wi = 0, wa = 0;
+  if (lane < m) wt = S::ld(tiles.aggw + g0 + lane);
+  if (G > 0 && q >= gfirst) {
+    wi = S::ld(groups.inclw + q);
+    wa = S::ld(groups.aggw + q);
   }
+  if (lane < m)
+    while ((wt >> 32) == 0) wt = S::ld(tiles.aggw + g0 + lane);
+  const A w = lane < m ? S::value(wt) : lane == m ? total : Op::identity();
+  const A ws = ga_warp_inscan<Op>(w);
+  const A before = ga_shfl_idx(ws, m > 0 ? m - 1 : 0);
+  const A gs = ga_shfl_idx(ws, 31);
+  if (m == 31 && lane == 0) {
+    if (G == 0) groups.put_both(g, gs);
+    else groups.put_agg(g, gs);
+  }
+  if (G == 0) return before;
+  const A gp = ga_scan_fold<Op>(gfirst, g, groups, wi, wa);
+  if (m == 31 && lane == 0) groups.put_incl(g, Op::combine(gp, gs));
   return m == 0 ? gp : Op::combine(gp, before);
 }
 
@@ -238,7 +390,18 @@ __device__ __forceinline__ void ga_scan_tiles(const char *in, char *out, const I
     const A total = ga_shfl_idx(winc, GA_SCAN_WARPS - 1);
     A base = lane == 0 ? Op::identity() : wex;
     const long long gpr = (tiles_per_row + 31) >> 5;
-    const A p = ga_scan_lookback<Op>(t - tr, t, total, flags, agg, row * gpr, gflags, gagg, gincl);
+    A p;
+    if constexpr (sizeof(A) == 4) {
+      // packed words: tiles' at agg (one a tile), groups' at gagg and gincl
+      const ga_scan_packed<A> ts = {reinterpret_cast<unsigned long long *>(agg), nullptr};
+      const ga_scan_packed<A> gs = {reinterpret_cast<unsigned long long *>(gagg),
+                                    reinterpret_cast<unsigned long long *>(gincl)};
+      p = ga_scan_lookback<Op>(t - tr, t, total, ts, row * gpr, gs);
+    } else {
+      const ga_scan_fenced<A> ts = {flags, agg, nullptr};
+      const ga_scan_fenced<A> gs = {gflags, gagg, gincl};
+      p = ga_scan_lookback<Op>(t - tr, t, total, ts, row * gpr, gs);
+    }
     if (tr > 0) base = lane == 0 ? p : Op::combine(p, wex);
     if (lane < GA_SCAN_WARPS) s_warp[lane] = base;
   }

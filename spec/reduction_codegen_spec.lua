@@ -198,6 +198,9 @@ describe("scan kernels", function()
       if i % 3 == 0 then compiles(core._scan_source(op, dt, nil, "rows", 2)) end
     end
     compiles(core._scan_source("cumsum", "float32", nil, "tiles", 1, false, false))
+    -- wide tiles (one block an SM) of the 4-byte accumulators
+    compiles(core._scan_source("cumsum", "float32", nil, "tiles", 1, true, true, true))
+    compiles(core._scan_source("cumprod", "float16", nil, "tiles", 4, true, false, true))
     compiles(core._scan_source("cumprod", "complex64", nil, "tiles", 1))
     compiles(core._scan_source("cumsum", "int32", "float16", "tiles", 8))
     compiles(core._scan_source("cumprod", "float16", "complex128", "rows", 4))

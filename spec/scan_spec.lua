@@ -243,6 +243,31 @@ describe("scans #gpu", function()
     check("cumsum", rev, { #rev }, nil, x:cumsum(), "int32", "reversed, flattened")
   end)
 
+  gpu_it("match the reference with wide tiles (as for large arrays), the same bits twice", function()
+    -- the size rule gives 4-byte accumulators tiles 2 or 4 times wider
+    -- only for arrays of tens of millions of elements: force them here
+    local core = ga._core
+    for _, scale in ipairs { 2, 4 } do
+      core._scan_wide(scale)
+      local ok, err = pcall(function()
+        for _, case in ipairs { { { (1 << 20) + 3 }, 1 }, { { 3, 300001 }, 2 } } do
+          local shape, axis = case[1], case[2]
+          local n = 1
+          for _, s in ipairs(shape) do n = n * s end
+          for _, dt in ipairs { "float32", "float16" } do
+            local flat = rand_list(n, dt, dt == "float16" and 0 or nil, dt == "float16" and 0.001 or nil)
+            local x = ga.array(nest(flat, shape), dt)
+            local got = x:cumsum(axis)
+            check("cumsum", flat, shape, axis, got, dt, ("wide x%d %s"):format(scale, table.concat(shape, "x")))
+            assert.equal(got:tobytes(), x:cumsum(axis):tobytes())
+          end
+        end
+      end)
+      core._scan_wide(0)
+      assert(ok, err)
+    end
+  end)
+
   gpu_it("give the same bits twice", function()
     local x = ga.array(rand_list(3 * (1 << 20) + 5, "float32"), "float32")
     local a, b = x:cumsum(), x:cumsum()
