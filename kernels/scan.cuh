@@ -73,6 +73,7 @@ __device__ __forceinline__ typename Op::acc_t ga_warp_inscan(typename Op::acc_t 
 //    or reading warp a round trip to L2 on the look-back's critical path).
 template <typename A>
 struct ga_scan_fenced {
+  static constexpr bool packed = false;
   int *flags;
   A *agg, *incl;
   __device__ __forceinline__ void put_agg(long long e, const A &v) const {
@@ -104,6 +105,7 @@ struct ga_scan_fenced {
 template <typename A>
 struct ga_scan_packed {
   // only instantiated with 4-byte A (ga_scan_tiles)
+  static constexpr bool packed = true;
   unsigned long long *aggw, *inclw;
   static __device__ __forceinline__ unsigned long long pack(unsigned flag, const A &v) {
     unsigned u;
@@ -258,68 +260,57 @@ __device__ __forceinline__ typename Op::acc_t ga_scan_fold(long long first, long
 // GS as soon as its group's aggregates are in, then GP once it knows
 // GP(G-1). Tiles only wait for tiles that took their ticket earlier, which
 // are running or done.
-template <class Op>
+//
+// The two layouts differ in how the tile gathers its group's aggregates
+// (w: lane j < m holds tile g0 + j's, lane m the tile's own total) and folds
+// the groups (gfold); the rest is this.
+template <class Op, class S, class GFold>
+__device__ __forceinline__ typename Op::acc_t ga_scan_finish(const typename Op::acc_t &w, int m, long long G,
+                                                             long long g, const S &groups, const GFold &gfold) {
+  typedef typename Op::acc_t A;
+  const int lane = threadIdx.x & 31;
+  const A ws = ga_warp_inscan<Op>(w);
+  const A before = ga_shfl_idx(ws, m > 0 ? m - 1 : 0);
+  const A gs = ga_shfl_idx(ws, 31);
+  if (m == 31 && lane == 0) {
+    if (G == 0) groups.put_both(g, gs);
+    else groups.put_agg(g, gs);
+  }
+  if (G == 0) return before;
+  const A gp = gfold();
+  if (m == 31 && lane == 0) groups.put_incl(g, Op::combine(gp, gs));
+  return m == 0 ? gp : Op::combine(gp, before);
+}
+
+// With packed words every first load is issued before any is waited for
+// (one round trip to L2 where the fenced layout takes three or four).
+template <class Op, class S>
 __device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, long long t,
-                                                               const typename Op::acc_t &total,
-                                                               const ga_scan_fenced<typename Op::acc_t> &tiles,
-                                                               long long gfirst,
-                                                               const ga_scan_fenced<typename Op::acc_t> &groups) {
+                                                               const typename Op::acc_t &total, const S &tiles,
+                                                               long long gfirst, const S &groups) {
   typedef typename Op::acc_t A;
   const int lane = threadIdx.x & 31;
   if (lane == 0) tiles.put_agg(t, total);
   const long long tr = t - first, G = tr >> 5, g = gfirst + G;
   const int m = (int)(tr & 31);
   const long long g0 = t - m;
-  A w = tiles.wait_agg(lane < m, g0 + lane, Op::identity());
-  if (lane == m) w = total;
-  const A ws = ga_warp_inscan<Op>(w);
-  const A before = ga_shfl_idx(ws, m > 0 ? m - 1 : 0);
-  const A gs = ga_shfl_idx(ws, 31);
-  if (m == 31 && lane == 0) {
-    if (G == 0) groups.put_both(g, gs);
-    else groups.put_agg(g, gs);
+  if constexpr (S::packed) {
+    const long long q = g - 32 + lane;
+    unsigned long long wt = 0, wi = 0, wa = 0;
+    if (lane < m) wt = S::ld(tiles.aggw + g0 + lane);
+    if (G > 0 && q >= gfirst) {
+      wi = S::ld(groups.inclw + q);
+      wa = S::ld(groups.aggw + q);
+    }
+    if (lane < m)
+      while ((wt >> 32) == 0) wt = S::ld(tiles.aggw + g0 + lane);
+    const A w = lane < m ? S::value(wt) : lane == m ? total : Op::identity();
+    return ga_scan_finish<Op>(w, m, G, g, groups, [&] { return ga_scan_fold<Op>(gfirst, g, groups, wi, wa); });
+  } else {
+    A w = tiles.wait_agg(lane < m, g0 + lane, Op::identity());
+    if (lane == m) w = total;
+    return ga_scan_finish<Op>(w, m, G, g, groups, [&] { return ga_scan_fold<Op>(gfirst, g, groups); });
   }
-  if (G == 0) return before;
-  const A gp = ga_scan_fold<Op>(gfirst, g, groups);
-  if (m == 31 && lane == 0) groups.put_incl(g, Op::combine(gp, gs));
-  return m == 0 ? gp : Op::combine(gp, before);
-}
-
-// The same with packed words; every first load is issued before any is
-// waited for (one round trip to L2 where the above takes three or four).
-template <class Op>
-__device__ __forceinline__ typename Op::acc_t ga_scan_lookback(long long first, long long t,
-                                                               const typename Op::acc_t &total,
-                                                               const ga_scan_packed<typename Op::acc_t> &tiles,
-                                                               long long gfirst,
-                                                               const ga_scan_packed<typename Op::acc_t> &groups) {
-  typedef typename Op::acc_t A;
-  typedef ga_scan_packed<A> S;
-  const int lane = threadIdx.x & 31;
-  if (lane == 0) tiles.put_agg(t, total);
-  const long long tr = t - first, G = tr >> 5, g = gfirst + G;
-  const int m = (int)(tr & 31);
-  const long long g0 = t - m, q = g - 32 + lane;
-  unsigned long long wt = 0, wi = 0, wa = 0;
-  if (lane < m) wt = S::ld(tiles.aggw + g0 + lane);
-  if (G > 0 && q >= gfirst) {
-    wi = S::ld(groups.inclw + q);
-    wa = S::ld(groups.aggw + q);
-  }
-  if (lane < m)
-    while ((wt >> 32) == 0) wt = S::ld(tiles.aggw + g0 + lane);
-  const A w = lane < m ? S::value(wt) : lane == m ? total : Op::identity();
-  const A ws = ga_warp_inscan<Op>(w);
-  const A before = ga_shfl_idx(ws, m > 0 ? m - 1 : 0);
-  const A gs = ga_shfl_idx(ws, 31);
-  if (m == 31 && lane == 0) {
-    if (G == 0) groups.put_both(g, gs);
-    else groups.put_agg(g, gs);
-  }
-  if (G == 0) return before;
-  const A gp = ga_scan_fold<Op>(gfirst, g, groups, wi, wa);
-  if (m == 31 && lane == 0) groups.put_incl(g, Op::combine(gp, gs));
-  return m == 0 ? gp : Op::combine(gp, before);
 }
 
 // One tile per block. Warp w owns 32 * K * V consecutive elements of the

@@ -104,7 +104,8 @@ static void widen(scan_variant *v, int64_t n, int64_t nrows, int64_t sms) {
   if (ga_dtypes[v->acc].itemsize != 4 || v->vec < 2) return;
   for (int scale = 4; scale > 1; scale /= 2) {
     int64_t tile = (int64_t)THREADS * v->k * scale * v->vec;
-    if (forced_scale ? forced_scale == scale : (n + tile - 1) / tile * nrows >= 8 * sms) {
+    int64_t tpr = (n + tile - 1) / tile;      /* rows shorter than 4 such tiles would waste most of one */
+    if (forced_scale ? forced_scale == scale : tpr >= 4 && tpr * nrows >= 8 * sms) {
       v->k *= scale;
       v->minb /= scale;
       return;
