@@ -41,6 +41,14 @@ int main() {
          host_us([&] { cuLaunchKernel((CUfunction)fe, 1, 1, 1, 32, 1, 1, 0, 0, nullptr, nullptr); }));
   printf(" \"add_driver_us\": %.3f,\n",
          host_us([&] { cuLaunchKernel((CUfunction)fa, 1, 1, 1, 32, 1, 1, 0, 0, args, nullptr); }));
+  // the same on a created non-blocking stream and on the per-thread default
+  // stream (the legacy NULL stream above synchronises with other streams)
+  cudaStream_t ns;
+  cudaStreamCreateWithFlags(&ns, cudaStreamNonBlocking);
+  printf(" \"add_driver_created_stream_us\": %.3f,\n",
+         host_us([&] { cuLaunchKernel((CUfunction)fa, 1, 1, 1, 32, 1, 1, 0, (CUstream)ns, args, nullptr); }));
+  printf(" \"add_driver_per_thread_stream_us\": %.3f,\n",
+         host_us([&] { cuLaunchKernel((CUfunction)fa, 1, 1, 1, 32, 1, 1, 0, CU_STREAM_PER_THREAD, args, nullptr); }));
   // the GPU side alone: a graph of 1000 tiny launches replayed (no host launch cost per kernel)
   cudaStream_t s;
   cudaStreamCreate(&s);
