@@ -77,22 +77,12 @@ __device__ __forceinline__ void ga_mask_offsets(const int *counts, long long nti
 #pragma unroll
     for (int u = 0; u < 8; u++) s += c[u];
   }
-  long long inc = s;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    long long y = __shfl_up_sync(0xffffffffu, inc, d);
-    if (lane >= d) inc += y;
-  }
+  const long long inc = ga_warp_inscan_sum(s);
   if (lane == 31) warp_tot[warp] = inc;
   __syncthreads();
   if (warp == 0) {
     const int nw = blockDim.x >> 5;
-    long long w = lane < nw ? warp_tot[lane] : 0;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      long long y = __shfl_up_sync(0xffffffffu, w, d);
-      if (lane >= d) w += y;
-    }
+    const long long w = ga_warp_inscan_sum(lane < nw ? warp_tot[lane] : 0LL);
     if (lane < nw) warp_tot[lane] = w;
   }
   __syncthreads();
@@ -198,12 +188,7 @@ __device__ __forceinline__ void ga_mask_select(const unsigned char *mask, const 
 __device__ __forceinline__ int ga_mask_block_exscan(int x, int *total) {
   __shared__ int warp_tot[GA_MASK_THREADS / 32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  int inc = x;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const int y = __shfl_up_sync(0xffffffffu, inc, d);
-    if (lane >= d) inc += y;
-  }
+  const int inc = ga_warp_inscan_sum(x);
   if (lane == 31) warp_tot[warp] = inc;
   __syncthreads();
   int before = 0, all = 0;

@@ -20,43 +20,49 @@
 
 // ---------------------------------------------------------------------------
 // Shuffles of any trivially copyable type, 32 bits at a time.
-template <typename T>
-__device__ __forceinline__ T ga_shfl_down(const T &v, unsigned delta, int width) {
+template <typename T, class F>
+__device__ __forceinline__ T ga_shfl_words(const T &v, const F &shfl) {
   constexpr int W = (sizeof(T) + 3) / 4;
   unsigned u[W];
   u[W - 1] = 0;
   memcpy(u, &v, sizeof(T));
 #pragma unroll
-  for (int k = 0; k < W; k++) u[k] = __shfl_down_sync(0xffffffffu, u[k], delta, width);
+  for (int k = 0; k < W; k++) u[k] = shfl(u[k]);
   T r;
   memcpy(&r, u, sizeof(T));
   return r;
+}
+
+template <typename T>
+__device__ __forceinline__ T ga_shfl_down(const T &v, unsigned delta, int width) {
+  return ga_shfl_words(v, [=](unsigned x) { return __shfl_down_sync(0xffffffffu, x, delta, width); });
 }
 
 template <typename T>
 __device__ __forceinline__ T ga_shfl_up(const T &v, unsigned delta) {
-  constexpr int W = (sizeof(T) + 3) / 4;
-  unsigned u[W];
-  u[W - 1] = 0;
-  memcpy(u, &v, sizeof(T));
-#pragma unroll
-  for (int k = 0; k < W; k++) u[k] = __shfl_up_sync(0xffffffffu, u[k], delta);
-  T r;
-  memcpy(&r, u, sizeof(T));
-  return r;
+  return ga_shfl_words(v, [=](unsigned x) { return __shfl_up_sync(0xffffffffu, x, delta); });
 }
 
 template <typename T>
 __device__ __forceinline__ T ga_shfl_idx(const T &v, int lane) {
-  constexpr int W = (sizeof(T) + 3) / 4;
-  unsigned u[W];
-  u[W - 1] = 0;
-  memcpy(u, &v, sizeof(T));
+  return ga_shfl_words(v, [=](unsigned x) { return __shfl_sync(0xffffffffu, x, lane); });
+}
+
+// Inclusive scan across the lanes of a warp, combine(earlier, later), in a
+// fixed order (the same bits wherever it runs)
+template <typename T, class F>
+__device__ __forceinline__ T ga_warp_inscan(T x, const F &combine) {
+  const int lane = threadIdx.x & 31;
 #pragma unroll
-  for (int k = 0; k < W; k++) u[k] = __shfl_sync(0xffffffffu, u[k], lane);
-  T r;
-  memcpy(&r, u, sizeof(T));
-  return r;
+  for (int d = 1; d < 32; d <<= 1) {
+    const T y = ga_shfl_up(x, d);
+    if (lane >= d) x = combine(y, x);
+  }
+  return x;
+}
+template <typename T>
+__device__ __forceinline__ T ga_warp_inscan_sum(T x) {
+  return ga_warp_inscan(x, [](const T &a, const T &b) { return a + b; });
 }
 
 // Shared scratch of a type that may have constructors (raw bytes).

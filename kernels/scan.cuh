@@ -52,16 +52,11 @@ __device__ __forceinline__ void ga_st_volatile(T *p, const T &v) {
 #define GA_SCAN_THREADS 256
 #define GA_SCAN_WARPS (GA_SCAN_THREADS / 32)
 
-// Inclusive scan across the lanes of a warp
+// Inclusive scan across the lanes of a warp (reduction.cuh's, with Op)
 template <class Op>
-__device__ __forceinline__ typename Op::acc_t ga_warp_inscan(typename Op::acc_t x) {
-  const int lane = threadIdx.x & 31;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const typename Op::acc_t y = ga_shfl_up(x, d);
-    if (lane >= d) x = Op::combine(y, x);
-  }
-  return x;
+__device__ __forceinline__ typename Op::acc_t ga_warp_inscan(const typename Op::acc_t &x) {
+  typedef typename Op::acc_t A;
+  return ga_warp_inscan(x, [](const A &a, const A &b) { return Op::combine(a, b); });
 }
 
 // Status arrays of the look-back, one entry per tile or group: an entry's

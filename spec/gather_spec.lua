@@ -24,39 +24,13 @@ local function ref_random(shape, gen)
   return { shape = shape, data = data }
 end
 
-local ref_nested = require("ndref").nested
+local R = require "ndref"
+local ref_nested, ref_get, ref_build, to_gpu = R.nested, R.get, R.build, R.to_gpu
 
 local function ref_flat_index(shape, mi)
   local k = 0
   for d = 1, #shape do k = k * shape[d] + (mi[d] - 1) end
   return k + 1
-end
-
-local function ref_get(A, mi)
-  return A.data[ref_flat_index(A.shape, mi)]
-end
-
---- A new model of `shape` whose element at multi-index mi is fn(mi)
-local function ref_build(shape, fn)
-  local n = 1
-  for _, s in ipairs(shape) do n = n * s end
-  local data, mi = {}, {}
-  for d = 1, #shape do mi[d] = 1 end
-  for i = 1, n do
-    data[i] = fn(mi)
-    for d = #shape, 1, -1 do
-      mi[d] = mi[d] + 1
-      if mi[d] <= shape[d] then break end
-      mi[d] = 1
-    end
-  end
-  return { shape = shape, data = data }
-end
-
-local function to_gpu(A, dtype)
-  if #A.data == 0 then return ga.empty(A.shape, dtype) end   -- nested tables lose empty shapes
-  if #A.shape == 0 then return ga.array(A.data[1], dtype) end
-  return ga.array(ref_nested(A), dtype)
 end
 
 local function check(expected, got, dtype)

@@ -7,35 +7,9 @@ local helper = require "helper"
 local ga = helper.ga
 local gpu_it = helper.gpu_it
 
--- A small C-order model: {shape=, data=} with data a flat list
-local function size_of(shape)
-  local n = 1
-  for _, s in ipairs(shape) do n = n * s end
-  return n
-end
-
-local function ref_build(shape, fn)
-  local n = size_of(shape)
-  local data, mi = {}, {}
-  for d = 1, #shape do mi[d] = 1 end
-  for i = 1, n do
-    data[i] = fn(mi)
-    for d = #shape, 1, -1 do
-      mi[d] = mi[d] + 1
-      if mi[d] <= shape[d] then break end
-      mi[d] = 1
-    end
-  end
-  return { shape = shape, data = data }
-end
-
-local function ref_get(A, mi)
-  local k = 0
-  for d = 1, #A.shape do k = k * A.shape[d] + (mi[d] - 1) end
-  return A.data[k + 1]
-end
-
-local ref_nested = require("ndref").nested
+-- A small C-order model: {shape=, data=} with data a flat list (ndref)
+local R = require "ndref"
+local ref_build, ref_get, ref_nested, to_gpu = R.build, R.get, R.nested, R.to_gpu
 
 local function copy_list(t)
   local o = {}
@@ -54,12 +28,6 @@ end
 local function ref_random(shape, dtype)
   local g = gen(dtype)
   return ref_build(shape, function() return g() end)
-end
-
-local function to_gpu(A, dtype)
-  if #A.data == 0 then return ga.empty(A.shape, dtype) end   -- nested tables lose empty shapes
-  if #A.shape == 0 then return ga.array(A.data[1], dtype) end
-  return ga.array(ref_nested(A), dtype)
 end
 
 -- as values of another dtype (for the mixed-dtype joins: ints/bools -> floats)

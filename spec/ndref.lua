@@ -21,6 +21,84 @@ function R.size(shape)
   return n
 end
 
+--- A new model of `shape` whose element at 1-based multi-index mi is fn(mi)
+function R.build(shape, fn)
+  local data, mi = {}, {}
+  for d = 1, #shape do mi[d] = 1 end
+  for i = 1, R.size(shape) do
+    data[i] = fn(mi)
+    for d = #shape, 1, -1 do
+      mi[d] = mi[d] + 1
+      if mi[d] <= shape[d] then break end
+      mi[d] = 1
+    end
+  end
+  return { shape = shape, data = data }
+end
+
+--- The element of model A at 1-based multi-index mi
+function R.get(A, mi)
+  local k = 0
+  for d = 1, #A.shape do k = k * A.shape[d] + (mi[d] - 1) end
+  return A.data[k + 1]
+end
+
+--- Model A on the GPU (empty and 0-d shapes included, which nested tables lose)
+function R.to_gpu(A, dtype)
+  if #A.data == 0 then return ga.empty(A.shape, dtype) end
+  if #A.shape == 0 then return ga.array(A.data[1], dtype) end
+  return ga.array(R.nested(A), dtype)
+end
+
+--- dtype families: b(ool), i(nt), u(nsigned), f(loat), c(omplex)
+R.KIND = {
+  bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u", uint32 = "u",
+  uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c", complex128 = "c",
+}
+
+--- A random value of dtype as the device will hold it (floats rounded to
+-- the dtype, complex as {re, im}); lo/hi bound it (defaults: integers
+-- -100..100, unsigned 0..200, floats [0, 1))
+function R.rand_value(dt, lo, hi)
+  local helper = require "helper"
+  local k = R.KIND[dt]
+  if k == "b" then return math.random() < 0.5 end
+  if k == "i" then return math.random(lo or -100, hi or 100) end
+  if k == "u" then return math.random(lo or 0, hi or 200) end
+  local function r() return (lo or 0) + math.random() * ((hi or 1) - (lo or 0)) end
+  if dt == "float16" then return helper.to_half(r()) end
+  if dt == "float32" then return helper.to_f32(r()) end
+  if dt == "float64" then return r() end
+  if dt == "complex64" then return { helper.to_f32(r()), helper.to_f32(r()) } end
+  return { r(), r() }
+end
+
+function R.rand_list(n, dt, lo, hi)
+  local t = {}
+  for i = 1, n do t[i] = R.rand_value(dt, lo, hi) end
+  return t
+end
+
+--- A flat C-order list as a nested table of a shape (for ga.array)
+function R.nest(flat, shape)
+  return R.nested({ data = flat, shape = shape })
+end
+
+--- The values of an array, flat in C order (complex values stay pairs)
+function R.values(x)
+  local out = {}
+  local cplx = R.KIND[x.dtype] == "c"
+  local function walk(v)
+    if type(v) ~= "table" or (cplx and type(v[1]) == "number") then
+      out[#out + 1] = v
+      return
+    end
+    for _, e in ipairs(v) do walk(e) end
+  end
+  walk(x:totable())
+  return out
+end
+
 function R.nested(A)
   local pos = 0
   local function build(d)

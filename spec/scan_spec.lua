@@ -6,60 +6,8 @@ local helper = require "helper"
 local ga = helper.ga
 local gpu_it = helper.gpu_it
 
-local KIND = {
-  bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u", uint32 = "u",
-  uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c", complex128 = "c",
-}
-
-local function rand_value(dt, lo, hi)
-  local k = KIND[dt]
-  if k == "b" then return math.random() < 0.5 end
-  if k == "i" then return math.random(lo or -100, hi or 100) end
-  if k == "u" then return math.random(lo or 0, hi or 200) end
-  local function r() return (lo or 0) + math.random() * ((hi or 1) - (lo or 0)) end
-  if dt == "float16" then return helper.to_half(r()) end
-  if dt == "float32" then return helper.to_f32(r()) end
-  if dt == "float64" then return r() end
-  if dt == "complex64" then return { helper.to_f32(r()), helper.to_f32(r()) } end
-  return { r(), r() }
-end
-
-local function rand_list(n, dt, lo, hi)
-  local t = {}
-  for i = 1, n do t[i] = rand_value(dt, lo, hi) end
-  return t
-end
-
-local function nest(flat, shape)
-  local pos = 0
-  local function build(d)
-    local t = {}
-    for i = 1, shape[d] do
-      if d == #shape then
-        pos = pos + 1
-        t[i] = flat[pos]
-      else
-        t[i] = build(d + 1)
-      end
-    end
-    return t
-  end
-  return build(1)
-end
-
-local function values(x)
-  local out = {}
-  local cplx = KIND[x.dtype] == "c"
-  local function walk(v)
-    if type(v) ~= "table" or (cplx and type(v[1]) == "number") then
-      out[#out + 1] = v
-      return
-    end
-    for _, e in ipairs(v) do walk(e) end
-  end
-  walk(x:totable())
-  return out
-end
+local R = require "ndref"
+local KIND, rand_list, nest, values = R.KIND, R.rand_list, R.nest, R.values
 
 local function num(v)
   if v == true then return 1 elseif v == false then return 0 end

@@ -36,22 +36,11 @@ int ga_device_count(void) {
   return n_devices;
 }
 
-/* cuCtxSetLimit / cuCtxGetLimit through the runtime's entry points (the
-** module links no libcuda, and test builds run on a stub runtime that has
-** only the functions the module already calls); NULL when unavailable */
+/* cuCtxSetLimit / cuCtxGetLimit through the runtime's entry points
+** (ga_driver_entry: test builds run on a stub runtime that has only the
+** functions the module already calls); NULL when unavailable */
 typedef CUresult (*set_limit_fn)(CUlimit, size_t);
 typedef CUresult (*get_limit_fn)(size_t *, CUlimit);
-
-static void *driver_entry(const char *name) {
-  void *p = NULL;
-  enum cudaDriverEntryPointQueryResult st = cudaDriverEntryPointSymbolNotFound;
-  if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &st) != cudaSuccess ||
-      st != cudaDriverEntryPointSuccess) {
-    (void)cudaGetLastError();
-    return NULL;
-  }
-  return p;
-}
 
 /* GPUARRAY_L2_FETCH_GRANULARITY=<0..128>: an experiment switch for the
 ** context's L2 fetch granularity limit (bytes the L2 fetches from DRAM on
@@ -72,7 +61,7 @@ static void set_limits(lua_State *L, int device) {
     /* a hint: the driver may clamp it or not support it, neither is an
     ** error. cudaSetDevice makes the primary context current for the
     ** driver call (cudaGetDevice alone does not create it). */
-    set_limit_fn set = v >= 0 ? (set_limit_fn)driver_entry("cuCtxSetLimit") : NULL;
+    set_limit_fn set = v >= 0 ? (set_limit_fn)ga_driver_entry("cuCtxSetLimit") : NULL;
     if (set && cudaSetDevice(device) == cudaSuccess)
       (void)set(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, (size_t)v);
     (void)cudaGetLastError();
@@ -278,7 +267,7 @@ static int l_gpu_time_ms(lua_State *L) {
 static int l_l2_fetch_granularity(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   ga_device_enter(L, ctx);
-  get_limit_fn get = (get_limit_fn)driver_entry("cuCtxGetLimit");
+  get_limit_fn get = (get_limit_fn)ga_driver_entry("cuCtxGetLimit");
   size_t v = 0;
   if (get && cudaSetDevice(ctx->device) == cudaSuccess && get(&v, CU_LIMIT_MAX_L2_FETCH_GRANULARITY) == CUDA_SUCCESS)
     lua_pushinteger(L, (lua_Integer)v);

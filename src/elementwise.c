@@ -395,7 +395,7 @@ static int l_ek_call(lua_State *L) {
     else if (j < nin && bd.arg[j] != ARG_ARRAY) kind[j] = GA_EW_SCALAR;
     else kind[j] = GA_EW_ARRAY;
     if (kind[j] == GA_EW_ARRAY) narr++;
-    if (bd.a[j]) ga_ew_check_device(L, ctx, bd.a[j], k->name);
+    if (bd.a[j]) ga_check_device(L, ctx, bd.a[j], k->name);
     if (kind[j] == GA_EW_ARRAY && bd.a[j]) {
       ndims[nb] = bd.a[j]->ndim;
       shapes[nb++] = bd.a[j]->shape;

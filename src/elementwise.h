@@ -144,7 +144,6 @@ int ga_can_cast_safe(int from, int to);
 int ga_can_cast_same_kind(int from, int to);
 
 /* Raise "gpuarray: <fname>: array is on device X, the current device is Y" */
-void ga_ew_check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname);
 
 /* ga_toarray for the hot paths: mt is the ndarray metatable of this Lua
 ** state (lua_topointer of it, taken when the calling object was made; the

@@ -510,11 +510,6 @@ int ga_can_cast_same_kind(int from, int to) {
   return ga_can_cast_safe(from, to) || kind_order(from) <= kind_order(to);
 }
 
-void ga_ew_check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname) {
-  if (a->device != ctx->device)
-    ga_error(L, "%s: array is on device %d, the current device is %d", fname, a->device, ctx->device);
-}
-
 const void *ga_ew_array_mt(lua_State *L) {
   luaL_getmetatable(L, GA_ARRAY_MT);
   const void *p = lua_topointer(L, -1);

@@ -159,6 +159,10 @@ void ga_state_push(lua_State *L);       /* the context userdata, for closures */
 
 /* Register funcs into the table on top with the context as their upvalue */
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
+/* Metatable mt with the metamethods meta (context upvalue) and an __index
+** closure index(self, key) over the context and a table of methods */
+void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
+                 lua_CFunction index);
 
 /* ===================================================================== */
 /* errors (module.c)                                                     */
@@ -278,8 +282,11 @@ static inline dim3 dim3_make(unsigned x, unsigned y, unsigned z) {
   return d;
 }
 
-/* launch.c: the driver's cuLaunchKernel through entry points the runtime
-** gives (NULL / 0 when unavailable) */
+/* launch.c: a driver function through the runtime's entry points (the
+** module links no libcuda); NULL when unavailable */
+void *ga_driver_entry(const char *name);
+/* the driver's cuLaunchKernel through those entry points (NULL / 0 when
+** unavailable) */
 CUfunction ga_driver_function(cudaKernel_t k);
 int ga_driver_launch(CUfunction fn, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s);
 
@@ -307,6 +314,12 @@ typedef struct ga_array {
 
 /* A usable array at idx, or raise (not an array / freed) */
 ga_array *ga_checkarray(lua_State *L, int idx);
+/* Raise "<fname>: array is on device X, the current device is Y" unless a
+** is on the current device */
+void ga_check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname);
+/* Give a's memory back to the pool now (stream-ordered reuse) and leave it
+** freed: __gc/free(), and temporaries that are done */
+void ga_array_release(ga_array *a);
 /* An array at idx or NULL (freed arrays included) */
 ga_array *ga_toarray(lua_State *L, int idx);
 

@@ -124,11 +124,6 @@ static unsigned grid_for(lua_State *L, ga_state *ctx, int64_t work) {
 
 static int isz(int t) { return ga_dtypes[t].itemsize; }
 
-static void check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname) {
-  if (a->device != ctx->device)
-    ga_error(L, "%s: array is on device %d, the current device is %d", fname, a->device, ctx->device);
-}
-
 static void check_index_dtype(lua_State *L, const ga_array *idx, const char *fname) {
   if (!GA_IS_INT(idx->dtype))
     ga_error(L, "%s: index arrays must have an integer dtype, got %s", fname, ga_dtypes[idx->dtype].name);
@@ -358,8 +353,8 @@ static int l_take(lua_State *L) {
   ga_array *idx = ga_checkarray(L, 2);
   ga_array *out = lua_isnil(L, 4) ? NULL : ga_checkarray(L, 4);
   check_index_dtype(L, idx, fname);
-  check_device(L, ctx, x, fname);
-  check_device(L, ctx, idx, fname);
+  ga_check_device(L, ctx, x, fname);
+  ga_check_device(L, ctx, idx, fname);
   ga_array xv = *x;            /* the layout read: x, or x flattened */
   int axis = 0;
   if (lua_isnil(L, 3)) {       /* NumPy: no axis means the flattened array */
@@ -382,7 +377,7 @@ static int l_take(lua_State *L) {
   int64_t shape[GA_MAXDIM], xs[GA_MAXDIM], is[GA_MAXDIM];
   int nd = index_space(L, &xv, axis, idx, shape, xs, is, fname);
   if (out) {
-    check_device(L, ctx, out, fname);
+    ga_check_device(L, ctx, out, fname);
     int same = out->ndim == nd;
     for (int d = 0; same && d < nd; d++) same = out->shape[d] == shape[d];
     if (!same)
@@ -415,9 +410,9 @@ static int l_scatter(lua_State *L) {
   ga_array *v = ga_checkarray(L, 3);
   check_index_dtype(L, idx, fname);
   if (x->ndim == 0) ga_error(L, "%s: a 0-d array cannot be indexed with an integer array", fname);
-  check_device(L, ctx, x, fname);
-  check_device(L, ctx, idx, fname);
-  check_device(L, ctx, v, fname);
+  ga_check_device(L, ctx, x, fname);
+  ga_check_device(L, ctx, idx, fname);
+  ga_check_device(L, ctx, v, fname);
   /* read everything before writing anything */
   if (shares(v, x) && v->size > 0) {
     v = ga_contiguous(L, ctx, 3, -1, 1);
@@ -440,9 +435,9 @@ static int l_put(lua_State *L) {
   ga_array *idx = ga_checkarray(L, 2);
   ga_array *vals = ga_checkarray(L, 3);
   check_index_dtype(L, idx, "put");
-  check_device(L, ctx, x, "put");
-  check_device(L, ctx, idx, "put");
-  check_device(L, ctx, vals, "put");
+  ga_check_device(L, ctx, x, "put");
+  ga_check_device(L, ctx, idx, "put");
+  ga_check_device(L, ctx, vals, "put");
   if (idx->size > 0 && vals->size > 0 && x->size > 0) {
     idx = ga_contiguous(L, ctx, 2, -1, shares(idx, x));
     lua_replace(L, 2);

@@ -20,7 +20,7 @@ static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
 static launch_fn drv_launch;
 static getfn_fn drv_getfn;
 
-static void *entry_point(const char *name) {
+void *ga_driver_entry(const char *name) {
   void *p = NULL;
   enum cudaDriverEntryPointQueryResult st = cudaDriverEntryPointSymbolNotFound;
   if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &st) != cudaSuccess ||
@@ -32,8 +32,8 @@ static void *entry_point(const char *name) {
 }
 
 static void drv_init(void) {
-  launch_fn l = (launch_fn)entry_point("cuLaunchKernel");
-  getfn_fn g = (getfn_fn)entry_point("cuKernelGetFunction");
+  launch_fn l = (launch_fn)ga_driver_entry("cuLaunchKernel");
+  getfn_fn g = (getfn_fn)ga_driver_entry("cuKernelGetFunction");
   if (l && g) {
     drv_launch = l;
     drv_getfn = g;

@@ -91,17 +91,6 @@ static unsigned tile_grid(lua_State *L, ga_state *ctx, int64_t ntiles) {
   return (unsigned)(ntiles < cap ? (ntiles > 0 ? ntiles : 1) : cap);
 }
 
-/* A temporary's memory back to the pool at once (stream-ordered reuse) */
-static void drop_temp(ga_array *t) {
-  if (t->block) {
-    ga_block *b = t->block;
-    t->block = NULL;
-    ga_block_release(b);
-  }
-  t->data = NULL;
-  t->flags |= GA_F_FREED;
-}
-
 /* Passes 1 and 2 over flags p (dtype tf, n > 0, contiguous): pushes the
 ** scratch array (counts, then offsets), sets *offsets and returns the total */
 static int64_t count_selected(lua_State *L, ga_state *ctx, const void *p, int tf, int64_t n, long long **offsets,
@@ -126,8 +115,11 @@ static int64_t count_selected(lua_State *L, ga_state *ctx, const void *p, int tf
   return total;
 }
 
-static ga_array *check_mask(lua_State *L, ga_array *x, int idx, const char *fname) {
+/* The mask at idx for array x (both on the current device) */
+static ga_array *check_mask(lua_State *L, ga_state *ctx, ga_array *x, int idx, const char *fname) {
+  ga_check_device(L, ctx, x, fname);
   ga_array *m = ga_checkarray(L, idx);
+  ga_check_device(L, ctx, m, fname);
   if (m->dtype != GA_BOOL) ga_error(L, "%s: a mask must be a bool array, got %s", fname, ga_dtypes[m->dtype].name);
   int same = m->ndim == x->ndim;
   for (int d = 0; same && d < x->ndim; d++) same = m->shape[d] == x->shape[d];
@@ -135,11 +127,6 @@ static ga_array *check_mask(lua_State *L, ga_array *x, int idx, const char *fnam
     ga_error(L, "%s: boolean mask of shape %s does not match the array's shape %s", fname,
              ga_shape_str(L, m->ndim, m->shape), ga_shape_str(L, x->ndim, x->shape));
   return m;
-}
-
-static void check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname) {
-  if (a->device != ctx->device)
-    ga_error(L, "%s: array is on device %d, the current device is %d", fname, a->device, ctx->device);
 }
 
 /* ===================================================================== */
@@ -150,9 +137,7 @@ static int l_mask_get(lua_State *L) {
   const char *fname = "index";
   ga_state *ctx = ga_ctx(L);
   ga_array *x = ga_checkarray(L, 1);
-  ga_array *m = check_mask(L, x, 2, fname);
-  check_device(L, ctx, x, fname);
-  check_device(L, ctx, m, fname);
+  check_mask(L, ctx, x, 2, fname);
   lua_settop(L, 2);
   int64_t n = x->size;
   if (n == 0) {
@@ -177,7 +162,7 @@ static int l_mask_get(lua_State *L) {
     ga_launch(L, fname, k, dim3_make(tile_grid(L, ctx, cdiv(n, TILE)), 1, 1), dim3_make(256, 1, 1), args, 0,
               ctx->stream);
   }
-  drop_temp(ga_toarray(L, 5));
+  ga_array_release(ga_toarray(L, 5));
   return 1;
 }
 
@@ -191,7 +176,7 @@ static int l_mask_get(lua_State *L) {
 static ga_array *coords(lua_State *L, int by_axis, const char *fname) {
   ga_state *ctx = ga_ctx(L);
   ga_array *x = ga_checkarray(L, 1);
-  check_device(L, ctx, x, fname);
+  ga_check_device(L, ctx, x, fname);
   lua_settop(L, 1);
   int nd = x->ndim;
   int64_t n = x->size;
@@ -222,7 +207,7 @@ static ga_array *coords(lua_State *L, int by_axis, const char *fname) {
     ga_launch(L, fname, k, dim3_make(tile_grid(L, ctx, cdiv(n, TILE)), 1, 1), dim3_make(256, 1, 1), args, 0,
               ctx->stream);
   }
-  if (have_scratch) drop_temp(ga_toarray(L, 3));
+  if (have_scratch) ga_array_release(ga_toarray(L, 3));
   return out;
 }
 
@@ -298,14 +283,12 @@ static int l_mask_set(lua_State *L) {
   const char *fname = "index";
   ga_state *ctx = ga_ctx(L);
   ga_array *x = ga_checkarray(L, 1);
-  ga_array *m = check_mask(L, x, 2, fname);
-  check_device(L, ctx, x, fname);
-  check_device(L, ctx, m, fname);
+  ga_array *m = check_mask(L, ctx, x, 2, fname);
   lua_settop(L, 3);
   ga_array *va = ga_toarray(L, 3);
   if (va) {
     ga_checkarray(L, 3);
-    check_device(L, ctx, va, fname);
+    ga_check_device(L, ctx, va, fname);
   }
   if (x->size == 0) {
     if (va && va->size > 1)
@@ -366,8 +349,8 @@ static int l_mask_set(lua_State *L) {
     ga_launch(L, fname, k, dim3_make(tile_grid(L, ctx, cdiv(x->size, TILE)), 1, 1), dim3_make(256, 1, 1), args,
               0, ctx->stream);
   }
-  drop_temp(ga_toarray(L, 5));
-  drop_temp(vals);
+  ga_array_release(ga_toarray(L, 5));
+  ga_array_release(vals);
   return 0;
 }
 

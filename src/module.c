@@ -81,6 +81,18 @@ void ga_setfuncs(lua_State *L, const luaL_Reg *funcs) {
   luaL_setfuncs(L, funcs, 1);
 }
 
+void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
+                 lua_CFunction index) {
+  luaL_newmetatable(L, mt);
+  ga_setfuncs(L, meta);
+  ga_state_push(L);
+  lua_newtable(L);
+  ga_setfuncs(L, methods);
+  lua_pushcclosure(L, index, 2);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
 void ga_push_methods(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &methods_key) != LUA_TTABLE) {
     lua_pop(L, 1);

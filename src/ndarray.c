@@ -179,10 +179,7 @@ ga_array *ga_new_view(lua_State *L, int base_idx, int ndim, const int64_t *shape
   return v;
 }
 
-/* __gc, __close and free(): release once, leave the empty state */
-static int l_release(lua_State *L) {
-  ga_array *a = ga_toarray(L, 1);
-  if (!a) return 0;
+void ga_array_release(ga_array *a) {
   if (a->block) {
     ga_block *b = a->block;
     a->block = NULL;
@@ -190,6 +187,17 @@ static int l_release(lua_State *L) {
   }
   a->data = NULL;
   a->flags |= GA_F_FREED;
+}
+
+void ga_check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname) {
+  if (a->device != ctx->device)
+    ga_error(L, "%s: array is on device %d, the current device is %d", fname, a->device, ctx->device);
+}
+
+/* __gc, __close and free(): release once, leave the empty state */
+static int l_release(lua_State *L) {
+  ga_array *a = ga_toarray(L, 1);
+  if (a) ga_array_release(a);
   return 0;
 }
 

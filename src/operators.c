@@ -77,7 +77,7 @@ static int read_value(lua_State *L, int idx, cmpval *v, const char *op) {
     if (a->flags & GA_F_FREED) ga_error(L, "%s: the array was freed", op);
     if (a->ndim != 0) return 0;
     if (GA_IS_COMPLEX(a->dtype)) ga_error(L, "%s: complex values are not ordered", op);
-    ga_ew_check_device(L, ga_ctx(L), a, op);
+    ga_check_device(L, ga_ctx(L), a, op);
     ga_value e;
     memset(&e, 0, sizeof e);
     ga_to_host(L, ga_ctx(L), &e, a->data, (size_t)ga_dtypes[a->dtype].itemsize);

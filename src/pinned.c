@@ -501,6 +501,15 @@ static int push_field(lua_State *L, pinned *h, const char *k) {
   return 1;
 }
 
+/* Key 2 as a 0-based position on the first axis (an integer key) */
+static int64_t row_key(lua_State *L, const pinned *h) {
+  int ok;
+  lua_Integer k = lua_tointegerx(L, 2, &ok);
+  if (!ok) ga_error(L, "index: expected an integer or a table of integers, got %s", luaL_typename(L, 2));
+  if (h->ndim == 0) ga_error(L, "index: a 0-d array has no elements to index");
+  return norm_index(L, k, h->shape[0], 1, "index");
+}
+
 /* __index: methods, fields, then h[k] / h[{i, j}] (upvalue 2: methods) */
 static int l_index(lua_State *L) {
   if (lua_type(L, 2) == LUA_TSTRING) {
@@ -517,11 +526,7 @@ static int l_index(lua_State *L) {
     ga_pushvalue(L, h->dtype, p);
     return 1;
   }
-  int ok;
-  lua_Integer k = lua_tointegerx(L, 2, &ok);
-  if (!ok) ga_error(L, "index: expected an integer or a table of integers, got %s", luaL_typename(L, 2));
-  if (h->ndim == 0) ga_error(L, "index: a 0-d array has no elements to index");
-  int64_t z = norm_index(L, k, h->shape[0], 1, "index");
+  int64_t z = row_key(L, h);
   if (h->ndim > 1) {
     push_row(L, 1, h, z);
     return 1;
@@ -543,11 +548,7 @@ static int l_newindex(lua_State *L) {
     memcpy(p, &v, (size_t)ga_dtypes[h->dtype].itemsize);
     return 0;
   }
-  int ok;
-  lua_Integer k = lua_tointegerx(L, 2, &ok);
-  if (!ok) ga_error(L, "index: expected an integer or a table of integers, got %s", luaL_typename(L, 2));
-  if (h->ndim == 0) ga_error(L, "index: a 0-d array has no elements to index");
-  int64_t z = norm_index(L, k, h->shape[0], 1, "index");
+  int64_t z = row_key(L, h);
   if (h->ndim > 1) {
     push_row(L, 1, h, z);
     assign(L, lua_gettop(L), 3, "index");
@@ -574,11 +575,6 @@ static void order_after(lua_State *L, cudaStream_t from, cudaStream_t s) {
   ga_cuda_check(L, err, "cudaStreamWaitEvent");
 }
 
-static void same_device(lua_State *L, ga_state *ctx, ga_array *a, const char *fname) {
-  if (a->device != ctx->device)
-    ga_error(L, "%s: array is on device %d, the current device is %d", fname, a->device, ctx->device);
-}
-
 /* x:get([out][, {stream=}]) -> out: device -> pinned, queued on the stream
 ** (the current one by default) after the work queued so far on the current
 ** stream. out must hold as many elements of the same dtype; a new pinned
@@ -590,7 +586,7 @@ static int l_get(lua_State *L) {
   int out = lua_type(L, 2) == LUA_TUSERDATA ? 2 : 0;
   if (!out && !lua_isnoneornil(L, 2) && opts != 2)
     ga_error(L, "get: expected a pinned array, got %s", luaL_typename(L, 2));
-  same_device(L, ctx, a, "get");
+  ga_check_device(L, ctx, a, "get");
   cudaStream_t s = opts ? ga_opt_stream(L, ctx, opts, "get") : ctx->stream;
   ga_device_enter(L, ctx);
   lua_settop(L, 3);
@@ -630,7 +626,7 @@ static int l_array_set(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   ga_array *x = ga_checkarray(L, 1);
   pinned *h = checkpinned(L, 2, "set");
-  same_device(L, ctx, x, "set");
+  ga_check_device(L, ctx, x, "set");
   cudaStream_t s = ga_opt_stream(L, ctx, 3, "set");
   ga_device_enter(L, ctx);
   lua_settop(L, 3);

@@ -770,22 +770,10 @@ static const luaL_Reg rawkernel_funcs[] = {
   {NULL, NULL}
 };
 
-static void new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
-                     lua_CFunction index) {
-  luaL_newmetatable(L, mt);
-  ga_setfuncs(L, meta);
-  ga_state_push(L);
-  lua_newtable(L);
-  ga_setfuncs(L, methods);
-  lua_pushcclosure(L, index, 2);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-}
-
 void ga_open_rawkernel(lua_State *L) {
-  new_type(L, GA_RAWKERNEL_MT, kernel_meta, kernel_methods, l_kernel_index);
+  ga_new_type(L, GA_RAWKERNEL_MT, kernel_meta, kernel_methods, l_kernel_index);
   luaL_getmetatable(L, GA_RAWKERNEL_MT);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kernel_mt_key);
-  new_type(L, GA_RAWMODULE_MT, module_meta, module_methods, l_module_index);
+  ga_new_type(L, GA_RAWMODULE_MT, module_meta, module_methods, l_module_index);
   ga_setfuncs(L, rawkernel_funcs);
 }

@@ -411,17 +411,6 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, const ga_red_code *c
 /* the call                                                              */
 /* ===================================================================== */
 
-/* A temporary array on the Lua stack, released at once when done */
-static void drop_temp(ga_array *t) {
-  if (t->block) {
-    ga_block *b = t->block;
-    t->block = NULL;
-    ga_block_release(b);
-  }
-  t->data = NULL;
-  t->flags |= GA_F_FREED;
-}
-
 static int shares_memory(const ga_array *a, const ga_array *b) {
   return a->block && a->block == b->block;
 }
@@ -472,9 +461,7 @@ void ga_reduce(lua_State *L, ga_state *ctx, ga_red_call *c) {
   }
   if (lo->nin == 0) ga_error(L, "%s: needs at least one array input", code->name);
   for (int i = 0; i < code->narg; i++) {
-    ga_array *a = c->arr[i];
-    if (a && a->device != ctx->device)
-      ga_error(L, "%s: array is on device %d, the current device is %d", code->name, a->device, ctx->device);
+    if (c->arr[i]) ga_check_device(L, ctx, c->arr[i], code->name);
   }
   ga_device_enter(L, ctx);
   /* outputs that share memory with an input: compute into fresh arrays */
@@ -505,7 +492,7 @@ void ga_reduce(lua_State *L, ga_state *ctx, ga_red_call *c) {
   for (int m = 0; m < lo->nout; m++) {
     if (!real_out[m]) continue;
     ga_copy_into(L, ctx, real_out[m], c->arr[lo->out[m]], code->name);
-    drop_temp(c->arr[lo->out[m]]);
+    ga_array_release(c->arr[lo->out[m]]);
     c->arr[lo->out[m]] = real_out[m];
   }
   lua_settop(L, top);
@@ -578,6 +565,6 @@ static void launch_plan(lua_State *L, ga_state *ctx, ga_red_call *c, layout *lo,
     fargs[nf++] = &rsize;
     ga_launch(L, code->name, k_fin, dim3_make(p->fgx, 1, 1), dim3_make(p->fbx, p->fby, 1), fargs, 0,
               ctx->stream);
-    drop_temp(part);
+    ga_array_release(part);
   }
 }

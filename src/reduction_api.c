@@ -196,8 +196,7 @@ static int l_builtin_call(lua_State *L) {
     check_out_shape(L, o.out, ond, oshape, fname);
     out = o.out;
     out_idx = o.out_idx;
-    if (out->device != ctx->device)
-      ga_error(L, "%s: array is on device %d, the current device is %d", fname, out->device, ctx->device);
+    ga_check_device(L, ctx, out, fname);
   } else {
     out = ga_new_array(L, ctx, out_dt, ond, oshape);
     out_idx = lua_gettop(L);

@@ -241,11 +241,7 @@ static void run_scan(lua_State *L, ga_state *ctx, int op, const ga_array *x, ga_
   long long a = n, c = sout, d = tpr;
   void *args[] = {&pin, &pout, ix.bytes, &a, &c, &d, &ticket, &flags, &gflags, &agg, &gagg, &gincl};
   ga_launch(L, fname, k, dim3_make((unsigned)ntiles, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
-  ga_block *blk = scratch->block;     /* back to the pool now: stream-ordered reuse */
-  scratch->block = NULL;
-  scratch->data = NULL;
-  scratch->flags |= GA_F_FREED;
-  ga_block_release(blk);
+  ga_array_release(scratch);     /* back to the pool now: stream-ordered reuse */
   lua_settop(L, top);
 }
 
@@ -344,14 +340,12 @@ static int scan_call(lua_State *L, int op, const char *fname) {
     if (!same)
       ga_error(L, "%s: out has shape %s, the result has shape %s", fname, ga_shape_str(L, out->ndim, out->shape),
                ga_shape_str(L, ond, oshape));
-    if (out->device != ctx->device)
-      ga_error(L, "%s: array is on device %d, the current device is %d", fname, out->device, ctx->device);
+    ga_check_device(L, ctx, out, fname);
   } else {
     out = ga_new_array(L, ctx, out_dt, ond, oshape);
     out_idx = lua_gettop(L);
   }
-  if (x->device != ctx->device)
-    ga_error(L, "%s: array is on device %d, the current device is %d", fname, x->device, ctx->device);
+  ga_check_device(L, ctx, x, fname);
   if (x->size == 0) {
     lua_pushvalue(L, out_idx);
     return 1;

@@ -496,23 +496,9 @@ static const luaL_Reg stream_funcs[] = {
   {NULL, NULL}
 };
 
-/* A metatable with methods and an __index(self, key) closure over the
-** context and the method table */
-static void new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
-                     lua_CFunction index) {
-  luaL_newmetatable(L, mt);
-  ga_setfuncs(L, meta);
-  ga_state_push(L);
-  lua_newtable(L);
-  ga_setfuncs(L, methods);
-  lua_pushcclosure(L, index, 2);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-}
-
 void ga_open_stream(lua_State *L) {
-  new_type(L, GA_STREAM_MT, stream_meta, stream_methods, l_stream_index);
-  new_type(L, GA_EVENT_MT, event_meta, event_methods, l_event_index);
+  ga_new_type(L, GA_STREAM_MT, stream_meta, stream_methods, l_stream_index);
+  ga_new_type(L, GA_EVENT_MT, event_meta, event_methods, l_event_index);
   if (luaL_newmetatable(L, SCOPE_MT)) {
     ga_setfuncs(L, scope_meta);
     lua_newtable(L);

@@ -312,7 +312,7 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
       shape = bshape;
     }
     for (int k = 0; k < na; k++)
-      if (arrs[k]->device != ctx->device) ga_ew_check_device(L, ctx, arrs[k], u->name);
+      if (arrs[k]->device != ctx->device) ga_check_device(L, ctx, arrs[k], u->name);
   }
 
   ga_value vals[2];

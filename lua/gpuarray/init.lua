@@ -16,6 +16,27 @@ local function fail(msg)
 end
 ga._fail = fail
 
+-- Shared by the Lua submodules (join, select)
+function ga._is_array(v)
+  if type(v) ~= "userdata" then return false end
+  local mt = getmetatable(v)
+  return mt ~= nil and mt.__name == "gpuarray.ndarray"
+end
+function ga._shape_str(s)
+  return "{" .. table.concat(s, ",") .. "}"
+end
+--- out (an ndarray of exactly shape) for an `out=` option, or raise
+function ga._check_out(out, shape, fname)
+  if not ga._is_array(out) then fail(fname .. ": out must be an ndarray") end
+  local os = out.shape
+  local same = #os == #shape
+  for d = 1, #shape do same = same and os[d] == shape[d] end
+  if not same then
+    fail(("%s: out has shape %s, the result has shape %s"):format(fname, ga._shape_str(os), ga._shape_str(shape)))
+  end
+  return out
+end
+
 --- Views of several arrays broadcast against each other.
 function ga.broadcast_arrays(...)
   local arrays = { ... }

@@ -13,19 +13,7 @@
 --     element), points past the end give empty parts;
 --   * flip returns a view with negative strides; tile, repeat_ and roll copy.
 return function(ga)
-  local function fail(msg)
-    error("gpuarray: " .. msg, 0)
-  end
-
-  local function is_array(v)
-    if type(v) ~= "userdata" then return false end
-    local mt = getmetatable(v)
-    return mt ~= nil and mt.__name == "gpuarray.ndarray"
-  end
-
-  local function shape_str(s)
-    return "{" .. table.concat(s, ",") .. "}"
-  end
+  local fail, is_array, shape_str = ga._fail, ga._is_array, ga._shape_str
 
   local function as_array(x, fname)
     if is_array(x) then return x end
@@ -81,16 +69,7 @@ return function(ga)
     return dt
   end
 
-  local function check_out(out, shape, fname)
-    if not is_array(out) then fail(fname .. ": out must be an ndarray") end
-    local os = out.shape
-    local same = #os == #shape
-    for d = 1, #shape do same = same and os[d] == shape[d] end
-    if not same then
-      fail(("%s: out has shape %s, the result has shape %s"):format(fname, shape_str(os), shape_str(shape)))
-    end
-    return out
-  end
+  local check_out = ga._check_out
 
   -- arrays are already checked to agree outside axis ax
   local function join(arrays, ax, opts, fname)

@@ -17,22 +17,10 @@ return function(ga)
   local core = ga._core
   local methods = ga.methods
 
-  local function fail(msg)
-    error("gpuarray: " .. msg, 0)
-  end
-
-  local function is_array(v)
-    if type(v) ~= "userdata" then return false end
-    local mt = getmetatable(v)
-    return mt ~= nil and mt.__name == "gpuarray.ndarray"
-  end
+  local fail, is_array, shape_str = ga._fail, ga._is_array, ga._shape_str
 
   local function shape_of(v)
     return is_array(v) and v.shape or {}
-  end
-
-  local function shape_str(s)
-    return "{" .. table.concat(s, ",") .. "}"
   end
 
   ---------------------------------------------------------------------------
@@ -253,14 +241,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   -- opts.out when given (its shape must be the broadcast shape), else a new array
   local function output(fname, shape, dtype, out)
     if out == nil then return ga.empty(shape, dtype) end
-    if not is_array(out) then fail(fname .. ": out must be an ndarray") end
-    local os = out.shape
-    local same = #os == #shape
-    for d = 1, #shape do same = same and os[d] == shape[d] end
-    if not same then
-      fail(("%s: out has shape %s, the result has shape %s"):format(fname, shape_str(os), shape_str(shape)))
-    end
-    return out
+    return ga._check_out(out, shape, fname)
   end
 
   local function is_complex(dtype)
