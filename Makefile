@@ -20,12 +20,12 @@ ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
 
 BUILD   = build
 SO      = $(BUILD)/gpuarray/core.so
-SRCS    = $(wildcard src/*.c)
+SRCS    = $(sort $(wildcard src/*/*.c))
 OBJS    = $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels_embed.o
-HDRS    = $(wildcard src/*.h)
-KERNELS = $(wildcard kernels/*.cuh)
+HDRS    = $(wildcard src/*/*.h)
+KERNELS = $(sort $(wildcard kernels/*/*.cuh))
 
-.PHONY: all test demo bench lint install clean deps-build deps-test deps-lint
+.PHONY: all test demo bench lint install clean check-layers deps-build deps-test deps-lint
 
 all: deps-build $(SO)
 
@@ -37,7 +37,7 @@ $(BUILD)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# kernels/*.cuh become C strings inside the module (no files to install)
+# kernels/<engine>/*.cuh become C strings inside the module (no files to install)
 $(BUILD)/kernels_embed.c: $(KERNELS) tools/embed.lua
 	@mkdir -p $(dir $@)
 	$(LUA) tools/embed.lua $@ $(KERNELS)
@@ -46,8 +46,12 @@ $(BUILD)/obj/kernels_embed.o: $(BUILD)/kernels_embed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-test: deps-test $(SO)
+test: deps-test check-layers $(SO)
 	@sh tools/run-specs
+
+# src/<layer>/ includes only its own and lower layers, without cycles
+check-layers: deps-build
+	@$(LUA) tools/check-layers.lua
 
 demo: deps-build $(SO)
 	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) examples/quickstart.lua

@@ -1,0 +1,83 @@
+/*
+** base.h: the bottom layer. Errors with status domains (CUDA, NVRTC and the
+** CUDA libraries), the per-Lua-state context, the GC-owned object header
+** every handle type shares, Lua argument helpers, the string buffer and
+** hashing. Everything above includes this; it includes nothing of ours.
+*/
+#ifndef GA_BASE_H
+#define GA_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdatomic.h>
+
+#include <lua.h>
+#include <lauxlib.h>
+
+#include <cuda.h>               /* driver types only: the module never links libcuda */
+#include <cuda_runtime_api.h>
+
+#define GA_VERSION "0.1.0"
+#define GA_MAXDIM 32
+
+/* ===================================================================== */
+/* Per-Lua-state context (module.c)                                      */
+/* ===================================================================== */
+
+typedef struct ga_pool ga_pool;
+
+typedef struct ga_state {
+  lua_State *main;        /* the main thread, for lua_gc */
+  int device;             /* current device ordinal */
+  cudaStream_t stream;    /* current stream (NULL: the legacy default stream) */
+  int stream_ref;         /* registry ref of the current Stream object, or LUA_NOREF */
+  ga_pool *pool;          /* current allocator for this state (NULL: the device default) */
+  size_t gc_debt;         /* device bytes allocated since the collector last stepped */
+  int default_dtype;      /* ga.set_default_dtype */
+  const void *array_mt;   /* the ndarray metatable (identity), set by ga_open_ndarray */
+} ga_state;
+
+/* The context of L; every C function of the module has it as upvalue 1,
+** ga_state_get finds it through the registry (for host C code). */
+#define ga_ctx(L) ((ga_state *)lua_touserdata((L), lua_upvalueindex(1)))
+ga_state *ga_state_get(lua_State *L);
+void ga_state_push(lua_State *L);       /* the context userdata, for closures */
+/* Push the context, creating it on the first open of the module in L */
+ga_state *ga_state_open(lua_State *L);
+
+/* Register funcs into the table on top with the context as their upvalue */
+void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
+/* Metatable mt with the metamethods meta (context upvalue) and an __index
+** closure index(self, key) over the context and a table of methods */
+void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
+                 lua_CFunction index);
+
+/* ===================================================================== */
+/* errors (module.c)                                                     */
+/* ===================================================================== */
+
+/* luaL_error with the "gpuarray: " prefix */
+int ga_error(lua_State *L, const char *fmt, ...);
+/* Raise "gpuarray: <what>: <cudaErrorName> (<string>)" unless err is success */
+void ga_cuda_check(lua_State *L, cudaError_t err, const char *what);
+
+
+/* Fixed-size growable string buffer for code generation (buf.c) */
+typedef struct {
+  char *s; size_t len, cap;
+} ga_buf;
+void ga_buf_init(ga_buf *b);
+void ga_buf_add(ga_buf *b, const char *s);
+void ga_buf_addf(ga_buf *b, const char *fmt, ...);
+void ga_buf_free(ga_buf *b);
+
+/* hash.c: a 64-bit hash (not for adversaries: for telling generated
+** sources apart) and the 128-bit keys of compiled programs */
+uint64_t ga_hash64(const void *data, size_t n, uint64_t seed);
+typedef struct { uint64_t h[2]; } ga_key;
+void ga_key_init(ga_key *k);
+/* Chain one more piece (its length goes in with it) */
+void ga_key_add(ga_key *k, const void *data, size_t n);
+void ga_key_hex(const ga_key *k, char out[33]);
+
+#endif

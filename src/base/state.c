@@ -1,0 +1,70 @@
+/*
+** state.c: the per-Lua-state context (a userdata in the registry, upvalue 1
+** of every C function of the module) and the helpers that register
+** functions and types with it. Opening the module twice in one state
+** (busted reloads modules per spec file) reuses the context.
+*/
+#include <string.h>
+
+#include "base/base.h"
+
+static const char ctx_key = 'c';      /* registry key of the ga_state userdata */
+static const char methods_key = 'm';  /* registry key of the ndarray method table */
+
+ga_state *ga_state_get(lua_State *L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
+  ga_state *ctx = (ga_state *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (!ctx) luaL_error(L, "gpuarray: module not opened in this Lua state");
+  return ctx;
+}
+
+/* Push the context, creating it on first open */
+ga_state *ga_state_open(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key) == LUA_TUSERDATA)
+    return (ga_state *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  ga_state *ctx = (ga_state *)lua_newuserdatauv(L, sizeof(ga_state), 0);
+  memset(ctx, 0, sizeof *ctx);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  ctx->main = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  ctx->device = 0;
+  ctx->stream = NULL;
+  ctx->stream_ref = LUA_NOREF;
+  ctx->pool = NULL;
+  ctx->default_dtype = -1;           /* ga_open_dtype sets the real default */
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &ctx_key);
+  return ctx;
+}
+
+void ga_state_push(lua_State *L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
+}
+
+void ga_setfuncs(lua_State *L, const luaL_Reg *funcs) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
+  luaL_setfuncs(L, funcs, 1);
+}
+
+void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
+                 lua_CFunction index) {
+  luaL_newmetatable(L, mt);
+  ga_setfuncs(L, meta);
+  ga_state_push(L);
+  lua_newtable(L);
+  ga_setfuncs(L, methods);
+  lua_pushcclosure(L, index, 2);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
+void ga_push_methods(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &methods_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &methods_key);
+  }
+}

@@ -1,0 +1,79 @@
+/*
+** compile.h: NVRTC, the in-memory and on-disk program caches, the memo of
+** template kernels, and the kernel sources embedded at build time.
+*/
+#ifndef GA_COMPILE_H
+#define GA_COMPILE_H
+
+#include "runtime/runtime.h"
+
+
+typedef struct ga_program ga_program;
+
+/* Compile (or fetch from the caches) src for the current device's arch and
+** load it. 'what' names the caller for error messages. name_exprs are
+** NVRTC name expressions (templated kernels), NULL when nnames is 0.
+** Raises "gpuarray: <what>: compile error ..." with NVRTC's log and the
+** offending source lines. The result lives until the process ends. */
+ga_program *ga_program_get(lua_State *L, ga_state *ctx, const char *what,
+                           const char *src, size_t srclen,
+                           int nopts, const char *const *opts,
+                           int nnames, const char *const *name_exprs);
+/* A kernel of a program by name (or by one of its name expressions) */
+cudaKernel_t ga_program_kernel(lua_State *L, ga_program *p, const char *name);
+
+/* Compile only, for an explicit arch (no device needed: used by specs on
+** machines without a GPU). Returns 0 and sets *binsize, or raises. */
+int ga_compile_for_arch(lua_State *L, const char *what, const char *src, size_t srclen,
+                        int nopts, const char *const *opts, int arch, size_t *binsize);
+
+/* kcache.c: the engines' memo, key bytes -> kernel. Keys say what was
+** generated (engine tag, dtypes, variant) and must include the device arch. */
+#define GA_KKEY_MAX 96
+cudaKernel_t ga_kcache_get(const void *key, size_t len);    /* NULL on a miss */
+void ga_kcache_put(const void *key, size_t len, cudaKernel_t k);
+
+/* Built-in kernel sources embedded at build time (kernels/ *.cuh, see
+** tools/embed.lua): NULL when no such file */
+const char *ga_kernel_source(const char *name);
+
+/* Fixed-size growable string buffer for code generation */
+
+/* ---- inside the compile layer (nvrtc.c, diskcache.c, program.c) ------- */
+
+/* What NVRTC is asked for: "-arch=sm_90" (CUBIN) when it knows the arch,
+** else the newest virtual arch not above it (PTX, JIT-compiled by the
+** driver), so a device newer than the toolkit still runs. */
+typedef struct {
+  char opt[48];
+  int ptx;
+} ga_target;
+
+/* A binary ready to load: PTX (NUL included) or CUBIN, plus the lowered
+** names of the name expressions, back to back, each NUL-terminated. One
+** malloc (mem) holds both. */
+typedef struct {
+  char *mem;
+  const char *names; size_t names_len;
+  const char *image; size_t image_len;
+  int nnames, ptx;
+} ga_image;
+
+#define GA_DISK_VERSION 1   /* of the cache file format; part of every key */
+
+void ga_nvrtc_version(int *major, int *minor);
+/* The target for arch; 0 when NVRTC can compile for nothing at or below it */
+int ga_pick_target(int arch, ga_target *t);
+/* The final option list, in a scratch userdata pushed on the stack */
+const char **ga_final_options(lua_State *L, int nopts, const char *const *opts, ga_target *t, int *nall);
+/* Compile to an image (malloc'd: free(out->mem)) or raise with NVRTC's log */
+void ga_compile_or_raise(lua_State *L, const char *what, const char *src, size_t srclen, int nall,
+                         const char *const *all, int ptx, int nnames, const char *const *name_exprs,
+                         ga_image *out);
+const char *ga_cache_dir(void);      /* NULL when there is none */
+int ga_disk_read(const char *dir, const ga_key *k, ga_image *out);   /* 1: found and intact */
+int ga_disk_write(const char *dir, const ga_key *k, const ga_image *img);
+
+void ga_open_compile(lua_State *L);
+
+#endif

@@ -1,0 +1,141 @@
+/*
+** compile_lua.c: the compiler as Lua sees it: ga.cache_dir and the test
+** hooks that compile, hash and read or write the disk cache without a GPU.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile/compile.h"
+
+/* ===================================================================== */
+/* launching                                                             */
+/* ===================================================================== */
+
+/* ===================================================================== */
+/* Lua functions                                                         */
+/* ===================================================================== */
+
+/* Options from a Lua list of strings into a scratch array on the stack;
+** the strings stay alive because the table (at idx) holds them. */
+static const char **check_opts(lua_State *L, int idx, int *n) {
+  *n = 0;
+  if (lua_isnoneornil(L, idx)) return NULL;
+  luaL_checktype(L, idx, LUA_TTABLE);
+  int len = (int)luaL_len(L, idx);
+  const char **opts = (const char **)lua_newuserdatauv(L, ((size_t)len + 1) * sizeof *opts, 0);
+  for (int i = 1; i <= len; i++) {
+    if (lua_geti(L, idx, i) != LUA_TSTRING)
+      ga_error(L, "options: item %d is not a string", i);
+    opts[i - 1] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  *n = len;
+  return opts;
+}
+
+/* _compile(src, opts, arch) -> bytes of the binary; no device needed */
+static int l_compile(lua_State *L) {
+  size_t len;
+  const char *src = luaL_checklstring(L, 1, &len);
+  int nopts;
+  const char **opts = check_opts(L, 2, &nopts);
+  int arch = (int)luaL_optinteger(L, 3, 90);
+  size_t size = 0;
+  ga_compile_for_arch(L, "compile", src, len, nopts, opts, arch, &size);
+  lua_pushinteger(L, (lua_Integer)size);
+  return 1;
+}
+
+static int l_cache_dir(lua_State *L) {
+  lua_pushstring(L, ga_cache_dir());   /* nil when there is none (no $HOME) */
+  return 1;
+}
+
+static int l_nvrtc_version(lua_State *L) {
+  int nv_major, nv_minor;
+  ga_nvrtc_version(&nv_major, &nv_minor);
+  lua_pushfstring(L, "%d.%d", nv_major, nv_minor);
+  return 1;
+}
+
+static void str_key(lua_State *L, int idx, ga_key *k) {
+  size_t len;
+  const char *s = luaL_checklstring(L, idx, &len);
+  ga_key_init(k);
+  ga_key_add(k, s, len);
+}
+
+/* _hash(str) -> 32 hex digits: the 128-bit key of one string */
+static int l_hash(lua_State *L) {
+  ga_key k;
+  char hex[33];
+  str_key(L, 1, &k);
+  ga_key_hex(&k, hex);
+  lua_pushstring(L, hex);
+  return 1;
+}
+
+/* Test hooks for the disk cache (specs, no device): the file for key
+** string ks is <dir>/<_hash(ks)>.bin.
+** _disk_cache_write(dir, ks, image[, {lowered names}]) -> boolean */
+static int l_disk_write(lua_State *L) {
+  const char *dir = luaL_checkstring(L, 1);
+  ga_key k;
+  str_key(L, 2, &k);
+  ga_image img;
+  memset(&img, 0, sizeof img);
+  img.image = luaL_checklstring(L, 3, &img.image_len);
+  lua_settop(L, 4);   /* the buffer below must not take slot 4 */
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  if (!lua_isnoneornil(L, 4)) {
+    luaL_checktype(L, 4, LUA_TTABLE);
+    img.nnames = (int)luaL_len(L, 4);
+    for (int i = 1; i <= img.nnames; i++) {
+      lua_geti(L, 4, i);
+      luaL_addstring(&b, luaL_checkstring(L, -1));
+      lua_pop(L, 1);
+      luaL_addchar(&b, '\0');
+    }
+  }
+  luaL_pushresult(&b);
+  img.names = lua_tolstring(L, -1, &img.names_len);
+  lua_pushboolean(L, ga_disk_write(dir, &k, &img));
+  return 1;
+}
+
+/* _disk_cache_read(dir, ks) -> image, {lowered names} | nil */
+static int l_disk_read(lua_State *L) {
+  const char *dir = luaL_checkstring(L, 1);
+  ga_key k;
+  str_key(L, 2, &k);
+  ga_image img;
+  if (!ga_disk_read(dir, &k, &img)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  /* test hook: a memory error while pushing would leak img.mem */
+  lua_pushlstring(L, img.image, img.image_len);
+  lua_createtable(L, img.nnames, 0);
+  const char *n = img.names;
+  for (int i = 1; i <= img.nnames; i++, n += strlen(n) + 1) {
+    lua_pushstring(L, n);
+    lua_rawseti(L, -2, i);
+  }
+  free(img.mem);
+  return 2;
+}
+
+static const luaL_Reg compile_funcs[] = {
+  {"_compile", l_compile},
+  {"cache_dir", l_cache_dir},
+  {"_nvrtc_version", l_nvrtc_version},
+  {"_hash", l_hash},
+  {"_disk_cache_write", l_disk_write},
+  {"_disk_cache_read", l_disk_read},
+  {NULL, NULL}
+};
+
+void ga_open_compile(lua_State *L) {
+  ga_setfuncs(L, compile_funcs);
+}

@@ -1,0 +1,641 @@
+/*
+** elementwise.c: ga.ElementwiseKernel, with CuPy's semantics. The object
+** holds the parsed parameter lists and the code strings; a call binds the
+** placeholder types from the arguments, broadcasts, allocates outputs,
+** picks the layout class and launches the variant compiled for that
+** combination (memoised in the object, see ewgen.c).
+**
+** Binding follows CuPy's _decide_params_type: arrays and typed scalars
+** are strong and must match fixed types exactly (outputs first, then
+** inputs); Lua numbers are weak, take the parameter's type, and bind a
+** placeholder only when nothing else does (then as int64 / float64 /
+** bool / complex128, the widest kind among them).
+*/
+#include <string.h>
+
+#include "engine/engine.h"
+
+#define EK_MT "gpuarray.ElementwiseKernel"
+#define EK_MAXOPTS 32
+
+typedef struct {
+  ga_paramlist in, out;
+  const char *name, *operation, *preamble, *loop_prep, *after_loop;
+  int nopts;
+  const char *opts[EK_MAXOPTS];
+  int no_return, reduce_dims, raw_views;
+  int write_first[GA_MAXPARAMS];    /* per output */
+  const void *array_mt;             /* the ndarray metatable (ga_ew_toarray) */
+  ga_ewcache cache;
+} ga_ek;
+
+static ga_ek *check_ek(lua_State *L, int idx) {
+  return (ga_ek *)luaL_checkudata(L, idx, EK_MT);
+}
+
+static const ga_param *param_at(const ga_ek *k, int j) {
+  return j < k->in.n ? &k->in.p[j] : &k->out.p[j - k->in.n];
+}
+
+/* ===================================================================== */
+/* construction                                                          */
+/* ===================================================================== */
+
+static int is_identifier(const char *s) {
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return 0;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+      return 0;
+  return 1;
+}
+
+/* Keep the string at the top in the object's string table (user value 1)
+** under key, and return it: Lua strings do not move while referenced */
+static const char *keep(lua_State *L, int uv, const char *key) {
+  const char *s = lua_tostring(L, -1);
+  lua_setfield(L, uv, key);
+  return s;
+}
+
+static const char *opt_string(lua_State *L, int opts, int uv, const char *key) {
+  int t = lua_getfield(L, opts, key);
+  if (t == LUA_TNIL) { lua_pop(L, 1); return NULL; }
+  if (t != LUA_TSTRING) ga_error(L, "ElementwiseKernel: option %s must be a string", key);
+  return keep(L, uv, key);
+}
+
+static void read_options(lua_State *L, ga_ek *k, int opts, int uv) {
+  static const char *const known[] = {"preamble", "options", "loop_prep", "after_loop", "no_return",
+                                      "reduce_dims", "return_tuple", NULL};
+  lua_pushnil(L);
+  while (lua_next(L, opts)) {
+    int ok = 0;
+    if (lua_type(L, -2) == LUA_TSTRING)
+      for (int i = 0; known[i] && !ok; i++) ok = strcmp(lua_tostring(L, -2), known[i]) == 0;
+    if (!ok) ga_error(L, "ElementwiseKernel: unknown option '%s'", luaL_tolstring(L, -2, NULL));
+    lua_pop(L, 1);
+  }
+  k->preamble = opt_string(L, opts, uv, "preamble");
+  k->loop_prep = opt_string(L, opts, uv, "loop_prep");
+  k->after_loop = opt_string(L, opts, uv, "after_loop");
+  lua_getfield(L, opts, "no_return");
+  k->no_return = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (lua_getfield(L, opts, "reduce_dims") != LUA_TNIL) k->reduce_dims = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  int t = lua_getfield(L, opts, "options");
+  if (t == LUA_TSTRING) {
+    lua_createtable(L, 1, 0);
+    lua_insert(L, -2);
+    lua_rawseti(L, -2, 1);
+  } else if (t != LUA_TTABLE && t != LUA_TNIL) {
+    ga_error(L, "ElementwiseKernel: options must be a string or a list of strings");
+  }
+  if (t != LUA_TNIL) {
+    int n = (int)lua_rawlen(L, -1);
+    if (n > EK_MAXOPTS) ga_error(L, "ElementwiseKernel: more than %d NVRTC options", EK_MAXOPTS);
+    for (int i = 1; i <= n; i++) {
+      if (lua_rawgeti(L, -1, i) != LUA_TSTRING) ga_error(L, "ElementwiseKernel: options[%d] is not a string", i);
+      k->opts[i - 1] = lua_tostring(L, -1);
+      lua_pop(L, 1);
+    }
+    k->nopts = n;
+    lua_setfield(L, uv, "options");   /* the list keeps the strings alive */
+  } else {
+    lua_pop(L, 1);
+  }
+}
+
+static int mentions(const char *s, const char *what) { return s && strstr(s, what) != NULL; }
+
+/* ElementwiseKernel(in_params, out_params, operation[, name][, opts]) */
+static int l_ek_new(lua_State *L) {
+  const char *in_s = luaL_checkstring(L, 1);
+  const char *out_s = luaL_checkstring(L, 2);
+  luaL_checkstring(L, 3);
+  int opts = 0;
+  if (lua_istable(L, 4)) opts = 4;
+  else if (lua_istable(L, 5)) opts = 5;
+  const char *name = lua_type(L, 4) == LUA_TSTRING ? lua_tostring(L, 4) : "kernel";
+  if (!lua_isnoneornil(L, 4) && !lua_istable(L, 4) && lua_type(L, 4) != LUA_TSTRING)
+    ga_error(L, "ElementwiseKernel: name must be a string");
+  if (!is_identifier(name) || strlen(name) >= GA_NAME_MAX)
+    ga_error(L, "ElementwiseKernel: name '%s' is not a valid identifier", name);
+
+  ga_ek *k = (ga_ek *)lua_newuserdatauv(L, sizeof(ga_ek), 1);
+  memset(k, 0, sizeof *k);
+  k->reduce_dims = 1;
+  k->array_mt = ga_ew_array_mt(L);
+  luaL_setmetatable(L, EK_MT);
+  int self = lua_gettop(L);
+  lua_createtable(L, 0, 8);
+  int uv = lua_gettop(L);
+  lua_pushvalue(L, uv);
+  lua_setiuservalue(L, self, 1);
+
+  char fname[GA_NAME_MAX + 24];
+  snprintf(fname, sizeof fname, "ElementwiseKernel %s", name);
+  ga_kernel_params(L, in_s, out_s, &k->in, &k->out, fname);
+  if (k->in.n + k->out.n > GA_MAXPARAMS)
+    ga_error(L, "%s: more than %d parameters", fname, GA_MAXPARAMS);
+  lua_pushvalue(L, 1);
+  keep(L, uv, "in_params");
+  lua_pushvalue(L, 2);
+  keep(L, uv, "out_params");
+  lua_pushvalue(L, 3);
+  k->operation = keep(L, uv, "operation");
+  lua_pushstring(L, name);
+  k->name = keep(L, uv, "name");
+  if (opts) read_options(L, k, opts, uv);
+  k->raw_views = mentions(k->operation, "_raw_") || mentions(k->loop_prep, "_raw_") ||
+                 mentions(k->after_loop, "_raw_") || mentions(k->preamble, "_raw_");
+  for (int j = 0; j < k->out.n; j++) {
+    /* loop_prep could read an output before the operation writes it */
+    k->write_first[j] = !mentions(k->loop_prep, k->out.p[j].name) &&
+                        ga_ew_write_first(k->operation, k->out.p[j].name);
+  }
+  int np = k->in.n + k->out.n;
+  ga_ewcache_init(&k->cache, 1 + (2 * np + 7) / 8);
+  lua_settop(L, self);
+  return 1;
+}
+
+static int l_ek_gc(lua_State *L) {
+  ga_ek *k = (ga_ek *)luaL_testudata(L, 1, EK_MT);
+  if (k) ga_ewcache_free(&k->cache);
+  return 0;
+}
+
+/* ===================================================================== */
+/* binding                                                               */
+/* ===================================================================== */
+
+enum { ARG_NONE, ARG_ARRAY, ARG_TYPED, ARG_WEAK };
+
+typedef struct {
+  int np, nin;
+  int arg[GA_MAXPARAMS];      /* ARG_* */
+  int idx[GA_MAXPARAMS];      /* stack index (0: an output to allocate) */
+  ga_array *a[GA_MAXPARAMS];
+  int dtype[GA_MAXPARAMS];
+  char weak[GA_MAXPARAMS];    /* b i f c */
+  ga_value vals[GA_MAXPARAMS];   /* scalar arguments in their parameter's dtype */
+  ga_typemap tm;
+} binding;
+
+static int complex_pair(lua_State *L, int idx) {
+  if (!lua_istable(L, idx) || lua_rawlen(L, idx) != 2) return 0;
+  int a = lua_rawgeti(L, idx, 1), b = lua_rawgeti(L, idx, 2);
+  lua_pop(L, 2);
+  return a == LUA_TNUMBER && b == LUA_TNUMBER;
+}
+
+static void bind_strong(lua_State *L, const ga_ek *k, binding *bd, int j, int t) {
+  const ga_param *p = param_at(k, j);
+  if (p->dtype >= 0) {
+    if (p->dtype != t)
+      ga_error(L, "%s: argument %d (%s) is %s, the kernel declares %s", k->name, j + 1, p->name,
+               ga_dtypes[t].name, ga_dtypes[p->dtype].name);
+  } else if (!ga_typemap_bind(&bd->tm, p->type, t)) {
+    ga_error(L, "%s: argument %d (%s) is %s, but %s is already %s", k->name, j + 1, p->name,
+             ga_dtypes[t].name, p->type, ga_dtypes[ga_typemap_get(&bd->tm, p->type)].name);
+  }
+}
+
+static void bind(lua_State *L, const ga_ek *k, binding *bd, int first, int given) {
+  static const char order[] = "bifc";
+  bd->nin = k->in.n;
+  bd->np = k->in.n + k->out.n;
+  ga_typemap_init(&bd->tm);
+  /* outputs first, as CuPy does: they are what the caller fixed */
+  for (int j = bd->nin; j < bd->np; j++) {
+    const ga_param *p = param_at(k, j);
+    bd->idx[j] = given ? first + j : 0;
+    bd->arg[j] = ARG_NONE;
+    bd->a[j] = NULL;
+    if (!given) continue;
+    ga_array *a = ga_ew_toarray(L, first + j, k->array_mt);
+    if (!a) ga_error(L, "%s: output %s must be an ndarray, got %s", k->name, p->name, luaL_typename(L, first + j));
+    if (a->flags & GA_F_FREED) ga_error(L, "%s: output %s was freed", k->name, p->name);
+    bd->a[j] = a;
+    bd->arg[j] = ARG_ARRAY;
+    bind_strong(L, k, bd, j, a->dtype);
+  }
+  for (int j = 0; j < bd->nin; j++) {
+    const ga_param *p = param_at(k, j);
+    int idx = first + j;
+    ga_array *a = ga_ew_toarray(L, idx, k->array_mt);
+    ga_scalar *s;
+    bd->idx[j] = idx;
+    bd->a[j] = NULL;
+    if (a) {
+      if (a->flags & GA_F_FREED) ga_error(L, "%s: argument %d (%s) was freed", k->name, j + 1, p->name);
+      bd->a[j] = a;
+      bd->arg[j] = ARG_ARRAY;
+      bind_strong(L, k, bd, j, a->dtype);
+      continue;
+    }
+    if (p->raw)
+      ga_error(L, "%s: argument %d (%s) is raw and needs an ndarray, got %s", k->name, j + 1, p->name,
+               luaL_typename(L, idx));
+    if ((s = ga_toscalar(L, idx)) != NULL) {
+      bd->arg[j] = ARG_TYPED;
+      bind_strong(L, k, bd, j, s->dtype);
+    } else if (lua_type(L, idx) == LUA_TNUMBER || lua_type(L, idx) == LUA_TBOOLEAN) {
+      bd->arg[j] = ARG_WEAK;
+      bd->weak[j] = ga_scalar_kind(L, idx);
+    } else if (complex_pair(L, idx)) {
+      bd->arg[j] = ARG_WEAK;
+      bd->weak[j] = 'c';
+    } else {
+      ga_error(L, "%s: argument %d (%s) must be an ndarray or a scalar, got %s", k->name, j + 1, p->name,
+               luaL_typename(L, idx));
+    }
+  }
+  /* weak scalars bind what nothing else did, with the widest kind among them */
+  for (int j = 0; j < bd->nin; j++) {
+    const ga_param *p = param_at(k, j);
+    if (bd->arg[j] != ARG_WEAK || p->dtype >= 0 || ga_typemap_get(&bd->tm, p->type) >= 0) continue;
+    char kind = bd->weak[j];
+    for (int m = j + 1; m < bd->nin; m++)
+      if (bd->arg[m] == ARG_WEAK && strcmp(param_at(k, m)->type, p->type) == 0 &&
+          strchr(order, bd->weak[m]) > strchr(order, kind))
+        kind = bd->weak[m];
+    ga_typemap_bind(&bd->tm, p->type, ga_default_for_kind(kind));
+  }
+  for (int j = 0; j < bd->np; j++) {
+    const ga_param *p = param_at(k, j);
+    bd->dtype[j] = ga_param_dtype(p, &bd->tm);
+    if (bd->dtype[j] < 0)
+      ga_error(L, "%s: placeholder type %s (of %s %s) is not bound by any argument: pass the output arrays",
+               k->name, p->type, j < bd->nin ? "input" : "output", p->name);
+  }
+  for (int j = 0; j < bd->nin; j++)
+    if (bd->arg[j] == ARG_TYPED || bd->arg[j] == ARG_WEAK)
+      ga_checkvalue(L, bd->idx[j], bd->dtype[j], &bd->vals[j], k->name);
+}
+
+/* ===================================================================== */
+/* calling                                                               */
+/* ===================================================================== */
+
+static int is_options(lua_State *L, int idx) {
+  return lua_type(L, idx) == LUA_TTABLE && lua_rawlen(L, idx) == 0;
+}
+
+static void pack_raw(int64_t *w, const ga_array *a) {
+  int nd = a->ndim;
+  w[0] = (int64_t)(intptr_t)a->data;
+  w[1] = a->size;
+  if (nd == 0) {
+    w[2] = 1;
+    w[3] = 0;
+    return;
+  }
+  for (int d = 0; d < nd; d++) {
+    w[2 + d] = a->shape[d];
+    w[2 + nd + d] = a->strides[d];
+  }
+}
+
+static void make_spec(const ga_ek *k, const binding *bd, const int *kind, ga_ewspec *s, const char *typedefs) {
+  memset(s, 0, sizeof *s);
+  s->kname = k->name;
+  s->nparams = bd->np;
+  for (int j = 0; j < bd->np; j++) {
+    ga_ewparam *p = &s->p[j];
+    p->name = param_at(k, j)->name;
+    p->kind = kind[j];
+    p->out = j >= bd->nin;
+    p->storage = p->compute = bd->dtype[j];
+    if (kind[j] == GA_EW_RAW && bd->a[j]) {
+      p->raw_nd = bd->a[j]->ndim;
+      p->raw_contig = (bd->a[j]->flags & GA_F_C) != 0;
+    }
+    p->write_first = p->out ? k->write_first[j - bd->nin] : 0;
+  }
+  s->typedefs = typedefs;
+  s->preamble = k->preamble;
+  s->loop_prep = k->loop_prep;
+  s->operation = k->operation;
+  s->after_loop = k->after_loop;
+  s->raw_views = k->raw_views;
+}
+
+/* key[0]: the variant and device; then two bytes per parameter (dtype,
+** kind, raw contiguity; raw ndim), packed little end first */
+static void make_key(const ga_ek *k, const binding *bd, const int *kind, const ga_ewvariant *v, int device,
+                     uint64_t *key) {
+  key[0] = ga_ew_variant_word(v, device);
+  for (int w = 1; w < k->cache.nwords; w++) key[w] = 0;
+  for (int j = 0; j < bd->np; j++) {
+    int raw = kind[j] == GA_EW_RAW;
+    int contig = raw && (bd->a[j]->flags & GA_F_C);
+    uint64_t pair = (uint64_t)(bd->dtype[j] | kind[j] << 4 | contig << 6) |
+                    (uint64_t)(raw ? bd->a[j]->ndim : 0) << 8;
+    key[1 + j / 4] |= pair << (16 * (j % 4));
+  }
+}
+
+/* The kernel at 1, for __call: its metatable is upvalue 2 (a raw compare,
+** not a registry lookup by name) */
+static ga_ek *call_self(lua_State *L) {
+  ga_ek *k = (ga_ek *)lua_touserdata(L, 1);
+  int ok = k && lua_getmetatable(L, 1) && lua_rawequal(L, -1, lua_upvalueindex(2));
+  if (k && ok) lua_pop(L, 1);
+  if (!ok) return check_ek(L, 1);   /* raises the usual message */
+  return k;
+}
+
+static int l_ek_call(lua_State *L) {
+  ga_ek *k = call_self(L);
+  ga_state *ctx = ga_ctx(L);
+  int top = lua_gettop(L), nargs = top - 1, optidx = 0;
+  if (nargs > 0 && is_options(L, top)) {
+    optidx = top;
+    nargs--;
+  }
+  int nin = k->in.n, np = nin + k->out.n;
+  if (nargs != nin && nargs != np) {
+    if (k->out.n)
+      ga_error(L, "%s: takes %d arguments (or %d with the outputs), got %d", k->name, nin, np, nargs);
+    ga_error(L, "%s: takes %d arguments, got %d", k->name, nin, nargs);
+  }
+  binding bd;
+  bind(L, k, &bd, 2, nargs == np && k->out.n > 0);
+
+  int64_t size = -1;
+  int block = 0;
+  cudaStream_t stream = ctx->stream;
+  if (optidx) {
+    if (lua_getfield(L, optidx, "size") != LUA_TNIL) {
+      int isnum;
+      size = lua_tointegerx(L, -1, &isnum);
+      if (!isnum || size < 0) ga_error(L, "%s: size must be a non-negative integer", k->name);
+    }
+    if (lua_getfield(L, optidx, "block_size") != LUA_TNIL) {
+      lua_Integer b = lua_tointeger(L, -1);
+      if (b < 1 || b > 1024) ga_error(L, "%s: block_size must be between 1 and 1024", k->name);
+      block = (int)b;
+    }
+    lua_pop(L, 2);
+    stream = ga_opt_stream(L, ctx, optidx, k->name);
+  }
+
+  /* kinds, and the broadcast of the non-raw arrays */
+  int kind[GA_MAXPARAMS];
+  int nb = 0, ndims[GA_MAXPARAMS], narr = 0;
+  const int64_t *shapes[GA_MAXPARAMS];
+  for (int j = 0; j < np; j++) {
+    const ga_param *p = param_at(k, j);
+    if (p->raw) kind[j] = GA_EW_RAW;
+    else if (j < nin && bd.arg[j] != ARG_ARRAY) kind[j] = GA_EW_SCALAR;
+    else kind[j] = GA_EW_ARRAY;
+    if (kind[j] == GA_EW_ARRAY) narr++;
+    if (bd.a[j]) ga_check_device(L, ctx, bd.a[j], k->name);
+    if (kind[j] == GA_EW_ARRAY && bd.a[j]) {
+      ndims[nb] = bd.a[j]->ndim;
+      shapes[nb++] = bd.a[j]->shape;
+    }
+  }
+  if (narr > GA_IX_MAXOP) ga_error(L, "%s: more than %d non-raw array arguments", k->name, GA_IX_MAXOP);
+  int nd = 0, same = nb > 0;
+  int64_t shape[GA_MAXDIM];
+  if (nb > 0) {
+    if (size >= 0) ga_error(L, "%s: size must not be given when there are non-raw array arguments", k->name);
+    /* the common case: every array has the same shape */
+    for (int m = 1; m < nb && same; m++)
+      same = ndims[m] == ndims[0] && ga_ew_same_shape(ndims[0], shapes[m], shapes[0]);
+    if (same) {
+      nd = ndims[0];
+      memcpy(shape, shapes[0], sizeof(int64_t) * (size_t)nd);
+    } else {
+      int bad = ga_broadcast(nb, ndims, shapes, &nd, shape);
+      if (bad >= 0)
+        ga_error(L, "%s: shapes %s and %s cannot be broadcast", k->name, ga_shape_str(L, ndims[0], shapes[0]),
+                 ga_shape_str(L, ndims[bad], shapes[bad]));
+    }
+  } else {
+    if (size < 0) ga_error(L, "%s: the size option is required when no argument is a non-raw array", k->name);
+    nd = 1;
+    shape[0] = size;
+  }
+  for (int j = nin; j < np; j++) {
+    const ga_param *p = param_at(k, j);
+    ga_array *a = bd.a[j];
+    if (a && kind[j] == GA_EW_ARRAY && !same && (a->ndim != nd || !ga_ew_same_shape(nd, a->shape, shape)))
+      ga_error(L, "%s: output %s has shape %s, the broadcast shape is %s", k->name, p->name,
+               ga_shape_str(L, a->ndim, a->shape), ga_shape_str(L, nd, shape));
+    if (!a && kind[j] == GA_EW_RAW && size < 0)
+      ga_error(L, "%s: raw output %s needs the size option or an output array", k->name, p->name);
+  }
+  int64_t n = ga_shape_size(nd, shape);
+
+  /* allocate missing outputs (C order at the broadcast shape; raw ones at {size}) */
+  lua_settop(L, top);
+  int outidx[GA_MAXPARAMS];
+  for (int j = nin; j < np; j++) {
+    if (bd.a[j]) {
+      outidx[j] = bd.idx[j];
+      continue;
+    }
+    bd.a[j] = ga_new_array(L, ctx, bd.dtype[j], kind[j] == GA_EW_RAW ? 1 : nd,
+                           kind[j] == GA_EW_RAW ? &size : shape);
+    outidx[j] = lua_gettop(L);
+  }
+  if (n > 0) {
+    ga_ewiter it;
+    it.narr = 0;
+    it.ndim = nd;
+    memcpy(it.shape, shape, sizeof(int64_t) * (size_t)nd);
+    it.n = n;
+    it.contiguous = 1;
+    for (int j = 0; j < np; j++) {
+      if (kind[j] != GA_EW_ARRAY) continue;
+      ga_array *a = bd.a[j];
+      int m = it.narr++;
+      it.ptr[m] = a->data;
+      it.itemsize[m] = ga_dtypes[a->dtype].itemsize;
+      it.out[m] = j >= nin;
+      it.contiguous &= (a->flags & GA_F_C) && (same || (a->ndim == nd && ga_ew_same_shape(nd, a->shape, shape)));
+    }
+    if (!it.contiguous) {
+      for (int j = 0, m = 0; j < np; j++)
+        if (kind[j] == GA_EW_ARRAY)
+          ga_broadcast_strides(bd.a[j]->ndim, bd.a[j]->shape, bd.a[j]->strides, nd, shape, it.strides[m++]);
+    }
+    ga_ewvariant v;
+    ga_ixbuf ix;
+    int64_t count;
+    ga_ew_layout(&it, k->reduce_dims, !k->raw_views, &v, &ix, &count);
+    uint64_t key[GA_EWKEY_WORDS];
+    make_key(k, &bd, kind, &v, ctx->device, key);
+    const ga_ewentry *ent = ga_ewcache_get(&k->cache, key);
+    ga_ewentry spare;
+    if (!ent) {
+      ga_buf td;
+      ga_buf_init(&td);
+      ga_typemap_typedefs(&bd.tm, &td);
+      lua_pushlstring(L, td.s, td.len);
+      ga_buf_free(&td);
+      ga_ewspec *spec = (ga_ewspec *)lua_newuserdatauv(L, sizeof(ga_ewspec), 0);
+      make_spec(k, &bd, kind, spec, lua_tostring(L, -2));
+      cudaKernel_t kern = ga_ew_compile(L, ctx, k->name, spec, &v, k->nopts, k->opts);
+      ent = ga_ewcache_put(&k->cache, key, kern, &spare);
+      lua_pop(L, 2);
+    }
+    ga_device_enter(L, ctx);
+    void *args[GA_MAXPARAMS + 2];
+    void *ptrs[GA_MAXPARAMS];
+    int64_t raws[GA_MAXPARAMS][2 + 2 * GA_MAXDIM];
+    for (int j = 0; j < np; j++) {
+      if (kind[j] == GA_EW_ARRAY) {
+        ptrs[j] = bd.a[j]->data;
+        args[j] = &ptrs[j];
+      } else if (kind[j] == GA_EW_RAW) {
+        pack_raw(raws[j], bd.a[j]);
+        args[j] = raws[j];
+      } else {
+        args[j] = &bd.vals[j];
+      }
+    }
+    ga_ew_launch(L, stream, k->name, ent, &v, args, np, &ix, count, block);
+  }
+  if (k->no_return) return 0;
+  for (int j = nin; j < np; j++) lua_pushvalue(L, outidx[j]);
+  return np - nin;
+}
+
+/* ===================================================================== */
+/* fields and test hooks                                                 */
+/* ===================================================================== */
+
+static const char *dtype_field(lua_State *L, int t, int i, const char *key) {
+  if (lua_getfield(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return NULL; }
+  lua_rawgeti(L, -1, i);
+  const char *s = lua_tostring(L, -1);
+  lua_pop(L, 2);
+  return s;
+}
+
+/* k:_source{types = {dtype per parameter}, scalar = {[j] = true},
+** layout = "flat"|"strided"|"vin", vec =, nd =, idx64 =, raw_nd = {[j] = nd},
+** raw_contig = {[j] = bool}} -> source, {NVRTC options}: the code a call
+** with those arguments would compile, for specs without a GPU */
+static int l_ek_source(lua_State *L) {
+  ga_ek *k = check_ek(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  binding bd;
+  int kind[GA_MAXPARAMS];
+  memset(&bd, 0, sizeof bd);
+  bd.nin = k->in.n;
+  bd.np = k->in.n + k->out.n;
+  ga_typemap_init(&bd.tm);
+  ga_array fake[GA_MAXPARAMS];
+  for (int j = 0; j < bd.np; j++) {
+    const ga_param *p = param_at(k, j);
+    const char *tn = dtype_field(L, 2, j + 1, "types");
+    int t = tn ? ga_dtype_lookup(tn) : -1;
+    if (t < 0) ga_error(L, "_source: types[%d] is not a dtype", j + 1);
+    bind_strong(L, k, &bd, j, t);
+    bd.dtype[j] = t;
+    const char *sc = NULL;
+    if (lua_getfield(L, 2, "scalar") == LUA_TTABLE) {
+      lua_rawgeti(L, -1, j + 1);
+      sc = lua_toboolean(L, -1) ? "y" : NULL;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    kind[j] = p->raw ? GA_EW_RAW : sc && j < bd.nin ? GA_EW_SCALAR : GA_EW_ARRAY;
+    memset(&fake[j], 0, sizeof fake[j]);
+    fake[j].ndim = 1;
+    fake[j].flags = GA_F_C;
+    if (kind[j] == GA_EW_RAW) {
+      if (lua_getfield(L, 2, "raw_nd") == LUA_TTABLE && lua_rawgeti(L, -1, j + 1) == LUA_TNUMBER)
+        fake[j].ndim = (int)lua_tointeger(L, -1);
+      lua_settop(L, 2);
+      if (lua_getfield(L, 2, "raw_contig") == LUA_TTABLE && lua_rawgeti(L, -1, j + 1) == LUA_TBOOLEAN &&
+          !lua_toboolean(L, -1))
+        fake[j].flags = 0;
+      lua_settop(L, 2);
+      bd.a[j] = &fake[j];
+    }
+  }
+  ga_ewvariant v;
+  memset(&v, 0, sizeof v);
+  lua_getfield(L, 2, "layout");
+  const char *layout = luaL_optstring(L, -1, "flat");
+  v.cls = strcmp(layout, "strided") == 0 ? GA_EW_STRIDED : strcmp(layout, "vin") == 0 ? GA_EW_VIN : GA_EW_FLAT;
+  lua_getfield(L, 2, "vec");
+  v.vec = (int)luaL_optinteger(L, -1, 4);
+  lua_getfield(L, 2, "nd");
+  v.nd = (int)luaL_optinteger(L, -1, 2);
+  lua_getfield(L, 2, "idx64");
+  v.idx64 = lua_toboolean(L, -1);
+  lua_getfield(L, 2, "bmask");
+  v.bmask = (uint32_t)luaL_optinteger(L, -1, 0);
+  v.unroll = v.cls == GA_EW_FLAT ? GA_EW_FLAT_UNROLL : v.cls == GA_EW_STRIDED ? GA_EW_STRIDED_UNROLL : 1;
+  lua_settop(L, 2);
+  ga_buf td, src;
+  ga_buf_init(&td);
+  ga_typemap_typedefs(&bd.tm, &td);
+  ga_ewspec spec;
+  make_spec(k, &bd, kind, &spec, td.s);
+  ga_buf_init(&src);
+  ga_ew_generate(&spec, &v, &src);
+  ga_buf_free(&td);
+  lua_pushlstring(L, src.s, src.len);
+  ga_buf_free(&src);
+  lua_createtable(L, k->nopts, 0);
+  for (int i = 0; i < k->nopts; i++) {
+    lua_pushstring(L, k->opts[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 2;
+}
+
+static int l_ek_index(lua_State *L) {
+  ga_ek *k = check_ek(L, 1);
+  const char *key = luaL_checkstring(L, 2);
+  if (strcmp(key, "nin") == 0) lua_pushinteger(L, k->in.n);
+  else if (strcmp(key, "nout") == 0) lua_pushinteger(L, k->out.n);
+  else if (strcmp(key, "nargs") == 0) lua_pushinteger(L, k->in.n + k->out.n);
+  else if (strcmp(key, "_source") == 0) lua_pushcfunction(L, l_ek_source);
+  else if (strcmp(key, "no_return") == 0) lua_pushboolean(L, k->no_return);
+  else if (strcmp(key, "reduce_dims") == 0) lua_pushboolean(L, k->reduce_dims);
+  else {
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, key);   /* name, operation, in_params, out_params, preamble, ... */
+  }
+  return 1;
+}
+
+static int l_ek_tostring(lua_State *L) {
+  ga_ek *k = check_ek(L, 1);
+  lua_pushfstring(L, "gpuarray.ElementwiseKernel(%s)", k->name);
+  return 1;
+}
+
+static const luaL_Reg ek_meta[] = {
+  {"__index", l_ek_index},
+  {"__gc", l_ek_gc},
+  {"__tostring", l_ek_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg ek_funcs[] = {
+  {"ElementwiseKernel", l_ek_new},
+  {"_ew_layout", ga_l_ew_layout},
+  {NULL, NULL}
+};
+
+void ga_open_elementwise(lua_State *L) {
+  luaL_newmetatable(L, EK_MT);
+  ga_setfuncs(L, ek_meta);
+  ga_state_push(L);
+  lua_pushvalue(L, -2);
+  lua_pushcclosure(L, l_ek_call, 2);   /* upvalues: the context, the metatable */
+  lua_setfield(L, -2, "__call");
+  lua_pop(L, 1);
+  ga_setfuncs(L, ek_funcs);
+}

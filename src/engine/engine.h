@@ -1,0 +1,300 @@
+/*
+** engine.h: the engines that generate, compile and launch kernels:
+** elementwise (ufuncs, operators, ElementwiseKernel), reduction (built-ins,
+** ReductionKernel), scan, mask, gather, and raw kernels.
+*/
+#ifndef GA_ENGINE_H
+#define GA_ENGINE_H
+
+#include "array/array.h"
+
+/* params_lua.c: parameter lists parsed, or a gpuarray error raised */
+void ga_parse_params_or_raise(lua_State *L, const char *s, ga_paramlist *out, const char *fname);
+/* Both lists of a user kernel, checked to share no name */
+void ga_kernel_params(lua_State *L, const char *in_s, const char *out_s, ga_paramlist *in, ga_paramlist *out,
+                      const char *fname);
+void ga_open_params(lua_State *L);
+
+/* ===================================================================== */
+/* the elementwise engine (ewgen.c, elementwise.c)                       */
+/* ===================================================================== */
+
+/* Elements (vectors for FLAT) each thread takes per step of its loop */
+#define GA_EW_FLAT_UNROLL 2
+#define GA_EW_STRIDED_UNROLL 4
+
+/* Parameter kinds */
+enum { GA_EW_ARRAY, GA_EW_SCALAR, GA_EW_RAW };
+/* Layout classes */
+enum { GA_EW_FLAT, GA_EW_STRIDED, GA_EW_VIN };
+
+typedef struct {
+  const char *name;   /* the identifier the operation uses */
+  int kind;           /* GA_EW_* */
+  int out;            /* an output (written) */
+  int storage;        /* dtype in memory (arrays) or of the argument value (scalars) */
+  int compute;        /* dtype the operation sees; storage for ElementwiseKernel */
+  int raw_nd;         /* raw: ndim of the array, and whether it is C-contiguous */
+  int raw_contig;
+  int write_first;    /* output assigned before anything reads it: never loaded */
+} ga_ewparam;
+
+typedef struct {
+  const char *kname;          /* the __global__ function's name */
+  int nparams;
+  ga_ewparam p[GA_MAXPARAMS];
+  const char *typedefs;       /* placeholder typedefs before the preamble, or NULL */
+  const char *preamble, *loop_prep, *operation, *after_loop;   /* NULL: none */
+  int raw_views;              /* emit _raw_x for non-raw arrays */
+  int ufunc_typedefs;         /* emit in0_type, out0_type, ... in the kernel */
+  int no_headers;             /* leave out common/math/elementwise.cuh (batched programs) */
+} ga_ewspec;
+
+typedef struct {
+  int cls;            /* GA_EW_FLAT / STRIDED / VIN */
+  int vec;            /* elements per vector (FLAT, VIN) */
+  int unroll;         /* vectors (FLAT) or elements (STRIDED) per thread and step */
+  int nd;             /* indexer dimensions (STRIDED, VIN) */
+  int idx64;          /* 64-bit indexing */
+  uint32_t bmask;     /* VIN: array operands (by position among arrays) broadcast along the last axis */
+} ga_ewvariant;
+
+/* Append the kernel's full source (common, math and elementwise headers
+** included) to b */
+void ga_ew_generate(const ga_ewspec *s, const ga_ewvariant *v, ga_buf *b);
+
+/* Compile the variant (or fetch it from the program caches) and return the
+** kernel; 'what' names the caller in errors (NVRTC's log and the offending
+** lines of the operation are quoted). */
+cudaKernel_t ga_ew_compile(lua_State *L, ga_state *ctx, const char *what, const ga_ewspec *s,
+                           const ga_ewvariant *v, int nopts, const char *const *opts);
+
+/* ===================================================================== */
+/* the iteration of one call                                             */
+/* ===================================================================== */
+
+/* The non-raw array operands, in kernel parameter order, at the broadcast
+** shape (zero strides along broadcast axes). */
+typedef struct {
+  int narr;
+  int ndim;
+  int64_t shape[GA_MAXDIM];
+  int64_t n;                          /* elements */
+  char *ptr[GA_IX_MAXOP];
+  int itemsize[GA_IX_MAXOP];
+  int out[GA_IX_MAXOP];
+  int64_t strides[GA_IX_MAXOP][GA_MAXDIM];
+  int contiguous;                     /* every operand C-contiguous at this shape (flat, no strides needed) */
+} ga_ewiter;
+
+/* Pick the layout class of a call and pack what its kernel takes: the
+** indexer (STRIDED, VIN) and the launch count (*count: elements for FLAT
+** and STRIDED, vectors for VIN). allow_vin is 0 when _raw_x views need the
+** element-wise indexer. it->strides are rewritten (axis merging). */
+void ga_ew_layout(ga_ewiter *it, int reduce_dims, int allow_vin, ga_ewvariant *v, ga_ixbuf *ix,
+                  int64_t *count);
+
+/* core._ew_layout{...}: ga_ew_layout for specs (see ewgen.c) */
+int ga_l_ew_layout(lua_State *L);
+
+/* ===================================================================== */
+/* the per-object memo of compiled variants                              */
+/* ===================================================================== */
+
+#define GA_EWKEY_WORDS 12
+typedef struct {
+  uint64_t key[GA_EWKEY_WORDS];
+  cudaKernel_t k;
+  CUfunction fn;      /* k in the key's device's context (NULL: launch through ga_launch) */
+} ga_ewentry;
+
+typedef struct {
+  int n, cap, nwords;
+  ga_ewentry *e;      /* malloc'd; the owner's __gc calls ga_ewcache_free */
+} ga_ewcache;
+
+void ga_ewcache_init(ga_ewcache *c, int nwords);
+/* The entry for key, or NULL. The pointer is valid until the next put. */
+const ga_ewentry *ga_ewcache_get(ga_ewcache *c, const uint64_t *key);
+/* Memoise k under key; the key's device must be current (its CUfunction is
+** taken now). Returns the entry (a stack copy when memory ran out). */
+const ga_ewentry *ga_ewcache_put(ga_ewcache *c, const uint64_t *key, cudaKernel_t k, ga_ewentry *spare);
+void ga_ewcache_free(ga_ewcache *c);
+
+/* Launch: args holds the parameters' values in order; the engine appends
+** the indexer (when the class has one) and the count. block 0: the
+** default (256 threads, fewer when the whole call needs fewer). The
+** entry's device must be current. */
+void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, const ga_ewentry *e,
+                  const ga_ewvariant *v, void **args, int nargs, ga_ixbuf *ix, int64_t count,
+                  int block);
+
+/* The first word of a key: the variant and the device */
+uint64_t ga_ew_variant_word(const ga_ewvariant *v, int device);
+
+/* ===================================================================== */
+/* shared helpers                                                        */
+/* ===================================================================== */
+
+/* Is the operation's first use of name an unconditional assignment
+** ("z = ...;" as a top-level statement before any control flow)? Then the
+** output is never loaded. */
+int ga_ew_write_first(const char *op, const char *name);
+
+/* NumPy's casting rules between dtypes */
+int ga_can_cast_safe(int from, int to);
+int ga_can_cast_same_kind(int from, int to);
+
+/* Raise "gpuarray: <fname>: array is on device X, the current device is Y" */
+
+/* ga_toarray for the hot paths: mt is the ndarray metatable of this Lua
+** state (lua_topointer of it, taken when the calling object was made; the
+** registry keeps it alive), so the test is one pointer compare instead of
+** a registry lookup. Freed arrays are returned too. */
+static inline ga_array *ga_ew_toarray(lua_State *L, int idx, const void *mt) {
+  ga_array *a = (ga_array *)lua_touserdata(L, idx);
+  if (!a || !lua_getmetatable(L, idx)) return NULL;
+  const void *m = lua_topointer(L, -1);
+  lua_settop(L, -2);
+  return m == mt ? a : NULL;
+}
+
+/* The ndarray metatable's identity for ga_ew_toarray */
+const void *ga_ew_array_mt(lua_State *L);
+
+/* Same shape (nd entries) */
+static inline int ga_ew_same_shape(int nd, const int64_t *a, const int64_t *b) {
+  for (int d = 0; d < nd; d++)
+    if (a[d] != b[d]) return 0;
+  return 1;
+}
+
+void ga_open_elementwise(lua_State *L);   /* ElementwiseKernel, _parse_params */
+
+/* ===================================================================== */
+/* ufuncs and operators (ufunc.c, operators.c)                           */
+/* ===================================================================== */
+
+#define GA_UFUNC_MT "gpuarray.ufunc"
+
+typedef struct ga_ufunc ga_ufunc;
+
+/* The ufunc at idx, or NULL */
+ga_ufunc *ga_toufunc(lua_State *L, int idx);
+
+/* Apply u to the inputs at the stack indices in_idx (u's arity of them:
+** ndarrays, Lua numbers and booleans, {re, im} pairs, typed scalars) and
+** push the result. out_idx: an ndarray to write into (0: allocate one);
+** dtype: the loop's dtype forced (-1: resolved from the inputs). Creates
+** no Lua tables; the result userdata is the only allocation. */
+int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, int dtype);
+
+void ga_open_ufunc(lua_State *L);       /* _ufunc, _ufunc_source */
+void ga_open_operators(lua_State *L);   /* _install_operators */
+
+/* ===================================================================== */
+/* the reduction engine and its front ends                               */
+/* ===================================================================== */
+
+#define GA_RED_MAXARGS 32
+
+/* One parameter of a reduction after its type is bound */
+typedef struct {
+  const char *name;     /* the identifier the expressions use */
+  int dtype;
+  int array;            /* 1: an array (one element per index), 0: a scalar */
+  int out;              /* 1: an output (post-map writes it) */
+} ga_red_arg;
+
+/* What the generated code is. Strings are borrowed from the caller (a
+** definition object or the Lua stack) for the duration of one call. */
+typedef struct {
+  const char *name;          /* error prefix ("sum", the user's kernel name) */
+  const char *kname;         /* kernel symbol (an identifier) */
+  const char *map;           /* in terms of the inputs, _i, _j */
+  const char *reduce;        /* in terms of a and b */
+  const char *later;         /* optional (built-ins): reduce where b comes after a in one thread's
+                             ** sequence, so ties need no index comparison; NULL: reduce */
+  const char *post;          /* a statement in terms of a, the outputs, the scalars */
+  const char *identity;      /* NULL: none (the first element starts it) */
+  const char *reduce_type;   /* a C type, valid after typedefs and preamble */
+  const ga_typemap *typemap; /* placeholder typedefs (user kernels), or NULL */
+  int with_math;             /* include kernels/math.cuh (user kernels: complex operators) */
+  const char *preamble;
+  int nopts;
+  const char *const *opts;   /* NVRTC options */
+  int acc_size;              /* sizeof(reduce type) when known, else 0 (slots of 64 bytes) */
+  int uses_index;            /* map/post read _i or _j: keep the logical axis order */
+  uint64_t hash;             /* of the definition, not the types (ga_red_hash) */
+  int narg;
+  ga_red_arg arg[GA_RED_MAXARGS];   /* inputs first, then outputs */
+} ga_red_code;
+
+/* One call: the code, the operands and the axes to reduce */
+typedef struct {
+  ga_red_code *code;
+  ga_array *arr[GA_RED_MAXARGS];   /* per arg: the array, NULL for scalars */
+  ga_value val[GA_RED_MAXARGS];    /* per scalar arg: its value (arg dtype storage) */
+  int ndim;                        /* the broadcast shape of the inputs */
+  int64_t shape[GA_MAXDIM];
+  uint32_t axes;                   /* bit d set: axis d (0-based) is reduced */
+  int keepdims;                    /* outputs have ndim axes (reduced ones of length 1) */
+  int accsel;                      /* which reduce type of a built-in (part of the cache key) */
+} ga_red_call;
+
+/* Reduce. Outputs must already exist with the output shape (checked by the
+** caller). Launches nothing when the output is empty. */
+void ga_reduce(lua_State *L, ga_state *ctx, ga_red_call *c);
+
+/* A 64-bit hash of the definition (FNV-1a over the strings, the argument
+** names and roles), for cache keys; call after the args are filled in */
+uint64_t ga_red_hash(const ga_red_code *code);
+
+/* Generate the CUDA source of a reduction program (reduction_gen.c) */
+typedef struct {
+  int kind;        /* GA_RED_KIND_* of the main kernel */
+  int vec;         /* V of the main kernel */
+  int ndk, ndr;    /* indexer dims of the kept and reduced spaces (4 or 8) */
+  int idx64;
+  int fin;         /* 1: the program finishing split reductions (kind, vec, ndr unused) */
+} ga_red_variant;
+enum { GA_RED_KIND_ROW = 0, GA_RED_KIND_COL = 1 };
+void ga_red_generate(const ga_red_code *code, const ga_red_variant *v, ga_buf *b);
+
+/* Axes: parse an axis argument (nil, an integer or a list of integers,
+** 1-based, negative from the end) into a bit mask over ndim axes; nil means
+** every axis. Raises "gpuarray: <fname>: ..." for bad or repeated axes. */
+uint32_t ga_red_axes(lua_State *L, int idx, int ndim, const char *fname);
+/* The output shape of a reduction */
+int ga_red_out_shape(int ndim, const int64_t *shape, uint32_t axes, int keepdims, int64_t *out);
+
+/* scan.c: compile (or fetch) a small program: the kernel sources named in
+** parts (NULL-terminated, e.g. "common", "reduction"), then wrapper, which
+** defines the entry point "k"; key ends with 4 bytes that receive the
+** device arch */
+cudaKernel_t ga_scan_kernel(lua_State *L, ga_state *ctx, void *key, size_t keylen, const char *const *parts,
+                            const char *wrapper, int nopts, const char *const *opts, const char *what);
+/* the cached kernel of key (its arch bytes set), or NULL */
+cudaKernel_t ga_scan_lookup(ga_state *ctx, void *key, size_t keylen);
+/* reduction.c: pad an indexer space of nd dims (0..8) to 4 or 8 dims with
+** outer axes of length 1 (kernels locate elements with ga_red_offsets,
+** which skips the padding); returns the new count */
+int ga_red_pad(int nd, int64_t *shape, int nop, int64_t *const *st);
+
+/* Module registration */
+void ga_open_reduction(lua_State *L);
+void ga_open_scan(lua_State *L);
+void ga_open_mask(lua_State *L);
+
+/* ===================================================================== */
+/* gather, raw kernels                                                   */
+/* ===================================================================== */
+
+void ga_open_gather(lua_State *L);
+
+#define GA_RAWKERNEL_MT "gpuarray.RawKernel"
+#define GA_RAWMODULE_MT "gpuarray.RawModule"
+
+void ga_open_rawkernel(lua_State *L);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+** params_lua.c: kernel parameter lists read for the user-kernel engines
+** (ElementwiseKernel, ReductionKernel), with core/params.c's messages
+** raised as gpuarray errors, and the parser as a Lua test hook.
+*/
+#include "engine/engine.h"
+
+void ga_parse_params_or_raise(lua_State *L, const char *s, ga_paramlist *out, const char *fname) {
+  char err[GA_ERRMSG_MAX];
+  if (ga_parse_params(s, out, fname, err) < 0) ga_error(L, "%s", err);
+}
+
+void ga_kernel_params(lua_State *L, const char *in_s, const char *out_s, ga_paramlist *in, ga_paramlist *out,
+                      const char *fname) {
+  char err[GA_ERRMSG_MAX];
+  ga_parse_params_or_raise(L, in_s, in, fname);
+  ga_parse_params_or_raise(L, out_s, out, fname);
+  if (ga_params_check_disjoint(in, out, fname, err) < 0) ga_error(L, "%s", err);
+}
+
+/* ===================================================================== */
+/* Lua test hook                                                         */
+/* ===================================================================== */
+
+static int l_parse_params(lua_State *L) {
+  const char *s = luaL_checkstring(L, 1);
+  ga_paramlist *l = (ga_paramlist *)lua_newuserdatauv(L, sizeof *l, 0);  /* large: not on the C stack */
+  ga_parse_params_or_raise(L, s, l, "_parse_params");
+  lua_createtable(L, l->n, 0);
+  for (int k = 0; k < l->n; k++) {
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, l->p[k].name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, l->p[k].type);
+    lua_setfield(L, -2, "type");
+    if (l->p[k].dtype >= 0) {
+      lua_pushstring(L, ga_dtypes[l->p[k].dtype].name);
+      lua_setfield(L, -2, "dtype");
+    }
+    lua_pushboolean(L, l->p[k].raw);
+    lua_setfield(L, -2, "raw");
+    lua_rawseti(L, -2, k + 1);
+  }
+  return 1;
+}
+
+static const luaL_Reg params_funcs[] = {
+  {"_parse_params", l_parse_params},
+  {NULL, NULL}
+};
+
+void ga_open_params(lua_State *L) {
+  ga_setfuncs(L, params_funcs);
+}

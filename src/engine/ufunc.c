@@ -1,0 +1,693 @@
+/*
+** ufunc.c: the built-in ufuncs. Each is made from a Lua definition
+** (lua/gpuarray/ufuncs.lua: name, arity, NumPy-style loop signatures, the
+** CUDA expression) and compiled by the elementwise engine, like any
+** ElementwiseKernel: one engine, one cache, one set of bugs.
+**
+** A call resolves the loop as NumPy does for uniform ufuncs: the inputs
+** promote (Lua numbers weak, NEP 50) to one dtype P, and the first loop
+** whose inputs P casts to safely is taken (a table per P, computed once).
+** opts.dtype picks the loop instead; opts.out receives the result with
+** same_kind casting. The hot path (a + b) touches no Lua table, builds no
+** string and finds its kernel in a small memo inside the ufunc.
+*/
+#include <string.h>
+
+#include "engine/engine.h"
+
+#define UF_MAXLOOPS 48
+#define UF_MAXOPS 16
+#define UF_NWORDS 2
+
+typedef struct {
+  uint8_t in[2], out, op;    /* signature dtypes; index into ops */
+} uloop;
+
+struct ga_ufunc {
+  char name[32];
+  char kname[40];            /* "ga_uf_add": the kernels' name */
+  int nin;
+  int nloops;
+  uloop loops[UF_MAXLOOPS];
+  int8_t loop_for[GA_NDTYPES];
+  int nops;
+  const char *ops[UF_MAXOPS];
+  const char *types_msg;     /* what it supports, for the no-loop error */
+  const char *bool_msg;      /* the error for bool inputs (subtract, negative) */
+  const void *array_mt;      /* the ndarray metatable (ga_ew_toarray) */
+  ga_ewcache cache;
+};
+
+static const char type_chars[] = "?bhilBHILefdFD";
+static const int char_dtype[] = {GA_BOOL, GA_INT8, GA_INT16, GA_INT32, GA_INT64, GA_UINT8, GA_UINT16,
+                                 GA_UINT32, GA_UINT64, GA_FLOAT16, GA_FLOAT32, GA_FLOAT64,
+                                 GA_COMPLEX64, GA_COMPLEX128};
+
+static int dtype_of_char(char c) {
+  const char *p = c ? strchr(type_chars, c) : NULL;
+  return p ? char_dtype[p - type_chars] : -1;
+}
+
+static char char_of_dtype(int t) {
+  for (int i = 0; type_chars[i]; i++)
+    if (char_dtype[i] == t) return type_chars[i];
+  return '?';
+}
+
+/* float16 is stored as float16 and computed in float32 */
+static int compute_of(int t) { return t == GA_FLOAT16 ? GA_FLOAT32 : t; }
+
+ga_ufunc *ga_toufunc(lua_State *L, int idx) {
+  return (ga_ufunc *)luaL_testudata(L, idx, GA_UFUNC_MT);
+}
+
+static ga_ufunc *check_ufunc(lua_State *L, int idx) {
+  return (ga_ufunc *)luaL_checkudata(L, idx, GA_UFUNC_MT);
+}
+
+/* ===================================================================== */
+/* operands and loop resolution                                          */
+/* ===================================================================== */
+
+enum { OP_ARRAY, OP_TYPED, OP_WEAK, OP_DTYPE };
+
+typedef struct {
+  int kind;
+  int dtype;       /* arrays, typed scalars, dtype specifiers */
+  char weak;       /* weak: b i f c */
+  int idx;
+  ga_array *a;
+  ga_scalar *s;
+} uop;
+
+static int complex_pair(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE || lua_rawlen(L, idx) != 2) return 0;
+  int a = lua_rawgeti(L, idx, 1), b = lua_rawgeti(L, idx, 2);
+  lua_pop(L, 2);
+  return a == LUA_TNUMBER && b == LUA_TNUMBER;
+}
+
+static void classify(lua_State *L, const ga_ufunc *u, int idx, uop *o, int argn, int dtypes_ok) {
+  o->idx = idx;
+  o->a = NULL;
+  o->s = NULL;
+  switch (lua_type(L, idx)) {
+    case LUA_TNUMBER:
+      o->kind = OP_WEAK;
+      o->weak = lua_isinteger(L, idx) ? 'i' : 'f';
+      return;
+    case LUA_TBOOLEAN:
+      o->kind = OP_WEAK;
+      o->weak = 'b';
+      return;
+    case LUA_TUSERDATA:
+      if ((o->a = ga_ew_toarray(L, idx, u->array_mt)) != NULL) {
+        if (o->a->flags & GA_F_FREED) ga_error(L, "%s: argument %d: the array was freed", u->name, argn);
+        o->kind = OP_ARRAY;
+        o->dtype = o->a->dtype;
+        return;
+      }
+      if ((o->s = ga_toscalar(L, idx)) != NULL) {
+        o->kind = OP_TYPED;
+        o->dtype = o->s->dtype;
+        return;
+      }
+      break;
+    case LUA_TTABLE:
+      if (complex_pair(L, idx)) {
+        o->kind = OP_WEAK;
+        o->weak = 'c';
+        return;
+      }
+      break;
+  }
+  if (dtypes_ok) {
+    o->kind = OP_DTYPE;
+    o->dtype = ga_checkdtype(L, idx, -1, u->name);
+    if (o->dtype >= 0) return;
+  }
+  ga_error(L, "%s: argument %d must be an ndarray or a number, got %s", u->name, argn, luaL_typename(L, idx));
+}
+
+static int find_forced(const ga_ufunc *u, int dtype) {
+  for (int l = 0; l < u->nloops; l++)
+    if (u->loops[l].out == dtype) return l;
+  for (int l = 0; l < u->nloops; l++)
+    if (u->loops[l].in[0] == dtype) return l;
+  return -1;
+}
+
+/* The loop for these operands (raises when there is none) */
+static int weak_rank(char c) { return c == 'b' ? 1 : c == 'i' ? 2 : c == 'f' ? 3 : 4; }
+
+static int resolve(lua_State *L, const ga_ufunc *u, const uop *ops, int forced) {
+  int strong = -1;
+  char weak = 0;
+  for (int k = 0; k < u->nin; k++) {
+    if (ops[k].kind == OP_WEAK) {
+      if (!weak || weak_rank(ops[k].weak) > weak_rank(weak)) weak = ops[k].weak;
+    } else {
+      strong = strong < 0 ? ops[k].dtype : (int)ga_promote((ga_dtype)strong, (ga_dtype)ops[k].dtype);
+    }
+  }
+  int P = strong < 0 ? (int)ga_default_for_kind(weak)
+                     : weak ? (int)ga_promote_weak((ga_dtype)strong, weak) : strong;
+  if (GA_IS_INT(P) && forced < 0) {   /* NEP 50: a Lua integer that does not fit raises */
+    for (int k = 0; k < u->nin; k++) {
+      ga_value tmp;
+      if (ops[k].kind == OP_WEAK && ops[k].weak == 'i' &&
+          ga_value_from_int((ga_dtype)P, lua_tointeger(L, ops[k].idx), &tmp))
+        ga_error(L, "%s: Lua integer %I does not fit %s", u->name, lua_tointeger(L, ops[k].idx),
+                 ga_dtypes[P].name);
+    }
+  }
+  if (forced < 0) {
+    if (P == GA_BOOL && u->bool_msg) ga_error(L, "%s: %s", u->name, u->bool_msg);
+    int l = u->loop_for[P];
+    if (l < 0) ga_error(L, "%s: not supported for %s (supports %s)", u->name, ga_dtypes[P].name, u->types_msg);
+    return l;
+  }
+  int l = find_forced(u, forced);
+  if (l < 0) ga_error(L, "%s: no loop for dtype %s (supports %s)", u->name, ga_dtypes[forced].name, u->types_msg);
+  for (int k = 0; k < u->nin; k++) {
+    int from = ops[k].kind == OP_WEAK ? (int)ga_default_for_kind(ops[k].weak) : ops[k].dtype;
+    if (!ga_can_cast_same_kind(from, u->loops[l].in[k]))
+      ga_error(L, "%s: cannot cast input %d from %s to %s (casting rule 'same_kind')", u->name, k + 1,
+               ga_dtypes[from].name, ga_dtypes[u->loops[l].in[k]].name);
+  }
+  return l;
+}
+
+/* A scalar operand as the loop's compute type (the value is first rounded
+** to the signature type, as NumPy converts a weak scalar) */
+static void scalar_value(lua_State *L, const ga_ufunc *u, const uop *o, int t, ga_value *out) {
+  ga_value tmp, src;
+  if (o->kind == OP_TYPED) {
+    ga_value_cast(t, &tmp, o->s->dtype, &o->s->v);
+  } else if (o->weak == 'c') {
+    lua_rawgeti(L, o->idx, 1);
+    lua_rawgeti(L, o->idx, 2);
+    ga_value_from_complex(t, lua_tonumber(L, -2), lua_tonumber(L, -1), &tmp);
+    lua_pop(L, 2);
+  } else if (o->weak == 'f') {
+    /* past float16/float32's range a Lua float becomes inf, as in NumPy */
+    ga_value_from_float(GA_FLOAT64, lua_tonumber(L, o->idx), &src);
+    ga_value_cast(t, &tmp, GA_FLOAT64, &src);
+  } else {
+    lua_Integer v = o->weak == 'b' ? lua_toboolean(L, o->idx) : lua_tointeger(L, o->idx);
+    if (GA_IS_INT(t) || t == GA_BOOL) {
+      if (ga_value_from_int(t, v, &tmp))
+        ga_error(L, "%s: Lua integer %I does not fit %s", u->name, v, ga_dtypes[t].name);
+    } else {
+      ga_value_from_int(GA_INT64, v, &src);
+      ga_value_cast(t, &tmp, GA_INT64, &src);
+    }
+  }
+  int c = compute_of(t);
+  if (c != t) ga_value_cast(c, out, t, &tmp);
+  else *out = tmp;
+}
+
+/* ===================================================================== */
+/* overlap between the output and an input (ga_arrays_overlap)          */
+/* ===================================================================== */
+
+/* Does input a, broadcast to out's shape, read each element exactly where
+** out writes it? Then in-place is safe element by element. */
+static int same_elements(const ga_array *out, const ga_array *a) {
+  int64_t st[GA_MAXDIM];
+  if (a->data != out->data || ga_dtypes[a->dtype].itemsize != ga_dtypes[out->dtype].itemsize) return 0;
+  if (!ga_broadcast_strides(a->ndim, a->shape, a->strides, out->ndim, out->shape, st)) return 0;
+  for (int d = 0; d < out->ndim; d++)
+    if (out->shape[d] > 1 && st[d] != out->strides[d]) return 0;
+  return 1;
+}
+
+/* ===================================================================== */
+/* the call                                                              */
+/* ===================================================================== */
+
+static void make_spec(const ga_ufunc *u, const uloop *lp, const int *kind, const int *storage, int ostorage,
+                      ga_ewspec *s) {
+  static const char *const names[] = {"in0", "in1", "out0"};
+  memset(s, 0, sizeof *s);
+  s->kname = u->kname;
+  s->nparams = u->nin + 1;
+  for (int k = 0; k <= u->nin; k++) {
+    ga_ewparam *p = &s->p[k];
+    int out = k == u->nin;
+    p->name = names[out ? 2 : k];
+    p->kind = out ? GA_EW_ARRAY : kind[k];
+    p->out = out;
+    p->compute = compute_of(out ? lp->out : lp->in[k]);
+    p->storage = out ? ostorage : (kind[k] == GA_EW_SCALAR ? p->compute : storage[k]);
+    p->write_first = 1;
+  }
+  s->operation = u->ops[lp->op];
+  s->ufunc_typedefs = 1;
+}
+
+static void arg_error(lua_State *L, const ga_ufunc *u, int nd0, const int64_t *s0, int nd1, const int64_t *s1) {
+  ga_error(L, "%s: shapes %s and %s cannot be broadcast", u->name, ga_shape_str(L, nd0, s0),
+           ga_shape_str(L, nd1, s1));
+}
+
+int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, int forced) {
+  ga_state *ctx = ga_ctx(L);
+  uop ops[2] = {{0, 0, 0, 0, NULL, NULL}, {0, 0, 0, 0, NULL, NULL}};
+  int nin = u->nin;
+  for (int k = 0; k < nin; k++) classify(L, u, in_idx[k], &ops[k], k + 1, 0);
+  int l = resolve(L, u, ops, forced);
+  const uloop *lp = &u->loops[l];
+  int otype = lp->out;
+  ga_array *out = NULL;
+  if (out_idx) {
+    out = ga_ew_toarray(L, out_idx, u->array_mt);
+    if (!out) ga_error(L, "%s: out must be an ndarray, got %s", u->name, luaL_typename(L, out_idx));
+    if (out->flags & GA_F_FREED) ga_error(L, "%s: the out array was freed", u->name);
+    if (otype != out->dtype && !ga_can_cast_same_kind(otype, out->dtype))
+      ga_error(L, "%s: cannot cast the %s result to the %s output (casting rule 'same_kind')", u->name,
+               ga_dtypes[otype].name, ga_dtypes[out->dtype].name);
+    otype = out->dtype;
+  }
+
+  /* the broadcast shape; the common case (same shapes) costs one compare */
+  const ga_array *arrs[3];
+  int na = 0, nd = 0, same = 1;
+  for (int k = 0; k < nin; k++)
+    if (ops[k].kind == OP_ARRAY) arrs[na++] = ops[k].a;
+  if (out) arrs[na++] = out;
+  int64_t bshape[GA_MAXDIM];
+  const int64_t *shape = bshape;   /* arrs[0]'s shape, or the broadcast one */
+  if (na > 0) {
+    nd = arrs[0]->ndim;
+    shape = arrs[0]->shape;
+    for (int k = 1; k < na && same; k++)
+      same = arrs[k]->ndim == nd && ga_ew_same_shape(nd, arrs[k]->shape, shape);
+    if (!same) {
+      /* the inputs broadcast together, then up to the output's shape */
+      int ndims[3], nb = na - (out != NULL);
+      const int64_t *shapes[3];
+      for (int k = 0; k < nb; k++) {
+        ndims[k] = arrs[k]->ndim;
+        shapes[k] = arrs[k]->shape;
+      }
+      int bad = nb > 0 ? ga_broadcast(nb, ndims, shapes, &nd, bshape) : -1;
+      if (bad >= 0) arg_error(L, u, ndims[0], shapes[0], ndims[bad], shapes[bad]);
+      if (out) {
+        int64_t full[GA_MAXDIM];
+        int fnd;
+        ndims[1] = nd;
+        shapes[1] = bshape;
+        ndims[0] = out->ndim;
+        shapes[0] = out->shape;
+        if (ga_broadcast(2, ndims, shapes, &fnd, full) >= 0 || fnd != out->ndim ||
+            !ga_ew_same_shape(fnd, full, out->shape))
+          ga_error(L, "%s: the output has shape %s, the broadcast shape is %s", u->name,
+                   ga_shape_str(L, out->ndim, out->shape), ga_shape_str(L, nd, bshape));
+        nd = out->ndim;
+        memcpy(bshape, out->shape, sizeof(int64_t) * (size_t)nd);
+      }
+      shape = bshape;
+    }
+    for (int k = 0; k < na; k++)
+      if (arrs[k]->device != ctx->device) ga_check_device(L, ctx, arrs[k], u->name);
+  }
+
+  ga_value vals[2];
+  int kind[2], storage[2];
+  for (int k = 0; k < nin; k++) {
+    if (ops[k].kind == OP_ARRAY) {
+      kind[k] = GA_EW_ARRAY;
+      storage[k] = ops[k].a->dtype;
+    } else {
+      kind[k] = GA_EW_SCALAR;
+      storage[k] = compute_of(lp->in[k]);
+      scalar_value(L, u, &ops[k], lp->in[k], &vals[k]);
+    }
+  }
+  int entered = 0;
+  if (out) {
+    /* an input overlapping the output other than element for element is
+    ** read from a copy, as NumPy does */
+    for (int k = 0; k < nin; k++) {
+      if (kind[k] != GA_EW_ARRAY || !ga_arrays_overlap(out, ops[k].a) || same_elements(out, ops[k].a)) continue;
+      ops[k].a = ga_contiguous(L, ctx, ops[k].idx, -1, 1);
+      same = 0;
+    }
+    lua_pushvalue(L, out_idx);
+  } else {
+    /* shape may point into an input, which stays alive on the stack */
+    out = ga_new_array(L, ctx, otype, nd, shape);
+    /* ga_alloc made ctx->device current; only a compile below runs code
+    ** that could change it, and ga_program_get enters the device again */
+    entered = out->size > 0;
+  }
+  if (out->size == 0) return 1;
+
+  ga_ewiter it;
+  it.narr = 0;
+  it.ndim = nd;
+  it.n = out->size;
+  it.contiguous = same;
+  for (int k = 0; k <= nin; k++) {
+    const ga_array *a = k < nin ? (kind[k] == GA_EW_ARRAY ? ops[k].a : NULL) : out;
+    if (!a) continue;
+    int m = it.narr++;
+    it.ptr[m] = a->data;
+    it.itemsize[m] = ga_dtypes[a->dtype].itemsize;
+    it.out[m] = k == nin;
+    if (same) it.contiguous &= (a->flags & GA_F_C) != 0;
+  }
+  if (!it.contiguous) {
+    memcpy(it.shape, shape, sizeof(int64_t) * (size_t)nd);
+    for (int k = 0, m = 0; k <= nin; k++) {
+      const ga_array *a = k < nin ? (kind[k] == GA_EW_ARRAY ? ops[k].a : NULL) : out;
+      if (a) ga_broadcast_strides(a->ndim, a->shape, a->strides, nd, shape, it.strides[m++]);
+    }
+  }
+  ga_ewvariant v;
+  ga_ixbuf ix;
+  int64_t count;
+  ga_ew_layout(&it, 1, 1, &v, &ix, &count);
+  uint64_t key[UF_NWORDS];
+  key[0] = ga_ew_variant_word(&v, ctx->device);
+  key[1] = (uint64_t)l | (uint64_t)otype << 8;
+  for (int k = 0; k < nin; k++) key[1] |= (uint64_t)(storage[k] | kind[k] << 4) << (16 + 8 * k);
+  const ga_ewentry *ent = ga_ewcache_get(&u->cache, key);
+  ga_ewentry spare;
+  if (!ent) {
+    ga_ewspec *spec = (ga_ewspec *)lua_newuserdatauv(L, sizeof(ga_ewspec), 0);
+    make_spec(u, lp, kind, storage, otype, spec);
+    cudaKernel_t kern = ga_ew_compile(L, ctx, u->name, spec, &v, 0, NULL);
+    ent = ga_ewcache_put(&u->cache, key, kern, &spare);
+    lua_pop(L, 1);
+  }
+  if (!entered) ga_device_enter(L, ctx);
+  void *ptrs[3], *args[5];
+  for (int k = 0; k < nin; k++) {
+    if (kind[k] == GA_EW_ARRAY) {
+      ptrs[k] = ops[k].a->data;
+      args[k] = &ptrs[k];
+    } else {
+      args[k] = &vals[k];
+    }
+  }
+  ptrs[nin] = out->data;
+  args[nin] = &ptrs[nin];
+  ga_ew_launch(L, ctx->stream, u->name, ent, &v, args, nin + 1, &ix, count, 0);
+  return 1;
+}
+
+/* __call's upvalues: the context, the ufunc metatable and the option names
+** as Lua strings (a lookup with them skips interning a C string) */
+#define UV_MT lua_upvalueindex(2)
+#define UV_OUT lua_upvalueindex(3)
+#define UV_DTYPE lua_upvalueindex(4)
+
+/* The ufunc at 1, for __call: its metatable is an upvalue, so the check is
+** a getmetatable and a raw compare, not a registry lookup by name */
+static ga_ufunc *call_self(lua_State *L) {
+  ga_ufunc *u = (ga_ufunc *)lua_touserdata(L, 1);
+  int ok = u && lua_getmetatable(L, 1) && lua_rawequal(L, -1, UV_MT);
+  if (u && ok) lua_pop(L, 1);
+  if (!ok) return check_ufunc(L, 1);   /* raises the usual message */
+  return u;
+}
+
+/* ga.NAME(a[, b][, out][, {out=, dtype=}]) */
+static int l_ufunc_call(lua_State *L) {
+  ga_ufunc *u = call_self(L);
+  int top = lua_gettop(L);
+  int nin = u->nin;
+  if (top < nin + 1)
+    ga_error(L, "%s: takes %d input%s, got %d", u->name, nin, nin == 1 ? "" : "s", top - 1);
+  int in_idx[2] = {2, 3};
+  int pos = nin + 2, out_idx = 0, forced = -1;
+  if (pos <= top) {
+    int t = lua_type(L, pos);
+    if (t == LUA_TNIL) pos++;                            /* ga.add(a, b, nil, opts) */
+    else if (t == LUA_TUSERDATA && ga_ew_toarray(L, pos, u->array_mt)) out_idx = pos++;
+  }
+  if (pos <= top && lua_type(L, pos) == LUA_TTABLE && !complex_pair(L, pos)) {
+    int opts = pos++;
+    lua_pushvalue(L, UV_OUT);
+    if (lua_gettable(L, opts) != LUA_TNIL) {
+      if (out_idx) ga_error(L, "%s: out given twice", u->name);
+      out_idx = lua_gettop(L);
+    } else {
+      lua_pop(L, 1);
+    }
+    lua_pushvalue(L, UV_DTYPE);
+    if (lua_gettable(L, opts) != LUA_TNIL) forced = ga_checkdtype(L, -1, -1, u->name);
+    lua_pop(L, 1);
+  }
+  if (pos <= top) ga_error(L, "%s: takes %d input%s, got %d arguments", u->name, nin, nin == 1 ? "" : "s", top - 1);
+  return ga_ufunc_apply(L, u, in_idx, out_idx, forced);
+}
+
+/* ===================================================================== */
+/* construction from a Lua definition                                    */
+/* ===================================================================== */
+
+static void parse_sig(lua_State *L, ga_ufunc *u, const char *sig, uloop *lp) {
+  size_t len = strlen(sig);
+  int ok = len == (size_t)u->nin + 3 && sig[u->nin] == '-' && sig[u->nin + 1] == '>';
+  for (int k = 0; ok && k < u->nin; k++) ok = dtype_of_char(sig[k]) >= 0;
+  ok = ok && dtype_of_char(sig[u->nin + 2]) >= 0;
+  if (!ok) ga_error(L, "_ufunc %s: bad loop signature '%s'", u->name, sig);
+  for (int k = 0; k < u->nin; k++) lp->in[k] = (uint8_t)dtype_of_char(sig[k]);
+  if (u->nin == 1) lp->in[1] = lp->in[0];
+  lp->out = (uint8_t)dtype_of_char(sig[u->nin + 2]);
+}
+
+static const char *def_string(lua_State *L, int def, int uv, const char *key, int required, const char *name) {
+  int t = lua_getfield(L, def, key);
+  if (t == LUA_TNIL && !required) { lua_pop(L, 1); return NULL; }
+  if (t != LUA_TSTRING) ga_error(L, "_ufunc %s: field %s must be a string", name, key);
+  const char *s = lua_tostring(L, -1);
+  lua_setfield(L, uv, key);
+  return s;
+}
+
+/* core._ufunc{name=, nin=, loops={"ff->f", ...}, op=, ops={[chars]=op},
+** types=, bool_error=} -> ufunc */
+static int l_ufunc_new(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  ga_ufunc *u = (ga_ufunc *)lua_newuserdatauv(L, sizeof(ga_ufunc), 1);
+  memset(u, 0, sizeof *u);
+  ga_ewcache_init(&u->cache, UF_NWORDS);
+  u->array_mt = ga_ew_array_mt(L);
+  luaL_setmetatable(L, GA_UFUNC_MT);
+  int self = lua_gettop(L);
+  lua_newtable(L);
+  int uv = lua_gettop(L);
+  lua_pushvalue(L, uv);
+  lua_setiuservalue(L, self, 1);
+  const char *name = def_string(L, 1, uv, "name", 1, "?");
+  if (strlen(name) >= sizeof u->name - 1) ga_error(L, "_ufunc: name too long");
+  strcpy(u->name, name);
+  snprintf(u->kname, sizeof u->kname, "ga_uf_%s", name);
+  lua_getfield(L, 1, "nin");
+  u->nin = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (u->nin != 1 && u->nin != 2) ga_error(L, "_ufunc %s: nin must be 1 or 2", name);
+  u->ops[0] = def_string(L, 1, uv, "op", 1, name);
+  u->nops = 1;
+  u->types_msg = def_string(L, 1, uv, "types", 0, name);
+  if (!u->types_msg) u->types_msg = "other dtypes";
+  u->bool_msg = def_string(L, 1, uv, "bool_error", 0, name);
+
+  if (lua_getfield(L, 1, "loops") != LUA_TTABLE) ga_error(L, "_ufunc %s: loops must be a list", name);
+  int nl = (int)lua_rawlen(L, -1);
+  if (nl < 1 || nl > UF_MAXLOOPS) ga_error(L, "_ufunc %s: between 1 and %d loops", name, UF_MAXLOOPS);
+  for (int l = 0; l < nl; l++) {
+    lua_rawgeti(L, -1, l + 1);
+    const char *sig = lua_tostring(L, -1);
+    if (!sig) ga_error(L, "_ufunc %s: loops[%d] is not a string", name, l + 1);
+    parse_sig(L, u, sig, &u->loops[l]);
+    lua_pop(L, 1);
+  }
+  u->nloops = nl;
+  lua_pop(L, 1);
+  /* ops: {[type chars] = expression}: loops whose first input is one of
+  ** the chars use that expression */
+  if (lua_getfield(L, 1, "ops") == LUA_TTABLE) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+        ga_error(L, "_ufunc %s: ops maps type chars to expressions", name);
+      if (u->nops == UF_MAXOPS) ga_error(L, "_ufunc %s: too many ops", name);
+      const char *chars = lua_tostring(L, -2);
+      int op = u->nops++;
+      u->ops[op] = lua_tostring(L, -1);
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, uv, op + 1);      /* keep the string */
+      for (int l = 0; l < nl; l++)
+        if (strchr(chars, char_of_dtype(u->loops[l].in[0]))) u->loops[l].op = (uint8_t)op;
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  for (int t = 0; t < GA_NDTYPES; t++) {
+    u->loop_for[t] = -1;
+    for (int l = 0; l < nl; l++) {
+      int ok = 1;
+      for (int k = 0; k < u->nin; k++) ok &= ga_can_cast_safe(t, u->loops[l].in[k]);
+      if (ok) { u->loop_for[t] = (int8_t)l; break; }
+    }
+  }
+  lua_settop(L, self);
+  return 1;
+}
+
+static int l_ufunc_gc(lua_State *L) {
+  ga_ufunc *u = ga_toufunc(L, 1);
+  if (u) ga_ewcache_free(&u->cache);
+  return 0;
+}
+
+/* ===================================================================== */
+/* introspection and test hooks                                          */
+/* ===================================================================== */
+
+static void push_sig(lua_State *L, const ga_ufunc *u, const uloop *lp) {
+  char s[8];
+  int n = 0;
+  for (int k = 0; k < u->nin; k++) s[n++] = char_of_dtype(lp->in[k]);
+  s[n++] = '-';
+  s[n++] = '>';
+  s[n++] = char_of_dtype(lp->out);
+  lua_pushlstring(L, s, (size_t)n);
+}
+
+/* u:_resolve(a[, b][, {dtype=}]) -> result dtype, loop signature: the
+** loop a call would take; dtype names stand for arrays of that dtype */
+static int l_ufunc_resolve(lua_State *L) {
+  ga_ufunc *u = check_ufunc(L, 1);
+  uop ops[2] = {{0, 0, 0, 0, NULL, NULL}, {0, 0, 0, 0, NULL, NULL}};
+  for (int k = 0; k < u->nin; k++) classify(L, u, 2 + k, &ops[k], k + 1, 1);
+  int forced = -1;
+  if (lua_type(L, u->nin + 2) == LUA_TTABLE) {
+    lua_getfield(L, u->nin + 2, "dtype");
+    forced = ga_checkdtype(L, -1, -1, u->name);
+    lua_pop(L, 1);
+  }
+  int l = resolve(L, u, ops, forced);
+  ga_value v;
+  for (int k = 0; k < u->nin; k++)     /* the same scalar checks a call makes */
+    if (ops[k].kind == OP_WEAK || ops[k].kind == OP_TYPED) scalar_value(L, u, &ops[k], u->loops[l].in[k], &v);
+  lua_pushstring(L, ga_dtypes[u->loops[l].out].name);
+  push_sig(L, u, &u->loops[l]);
+  return 2;
+}
+
+/* One variant of loop l for _ufunc_source */
+static void add_variant(ga_buf *b, const ga_ufunc *u, int l, const char *tag, int cls, int nd, int idx64,
+                        int scalar1, int cast) {
+  const uloop *lp = &u->loops[l];
+  int kind[2] = {GA_EW_ARRAY, GA_EW_ARRAY}, storage[2] = {lp->in[0], lp->in[1]};
+  int ostorage = lp->out;
+  if (scalar1) kind[u->nin - 1] = GA_EW_SCALAR;
+  if (cast) {
+    storage[0] = storage[1] = GA_INT8;
+    ostorage = GA_COMPLEX128;
+  }
+  ga_ewspec s;
+  make_spec(u, lp, kind, storage, ostorage, &s);
+  char kname[64];
+  snprintf(kname, sizeof kname, "%s_%d_%s", u->kname, l, tag);
+  s.kname = kname;
+  int wide = 1;
+  for (int k = 0; k <= u->nin; k++) {
+    const ga_ewparam *p = &s.p[k];
+    if (p->kind == GA_EW_ARRAY && ga_dtypes[p->storage].itemsize > wide) wide = ga_dtypes[p->storage].itemsize;
+  }
+  ga_ewvariant v = {cls, cls == GA_EW_FLAT ? 16 / wide : 2,
+                    cls == GA_EW_FLAT ? GA_EW_FLAT_UNROLL : cls == GA_EW_STRIDED ? GA_EW_STRIDED_UNROLL : 1,
+                    nd, idx64, cls == GA_EW_VIN ? 1u : 0u};
+  if (cls == GA_EW_VIN && 16 / wide < 2) v.vec = 1;
+  s.no_headers = 1;            /* the program has them once */
+  ga_ew_generate(&s, &v, b);
+}
+
+/* core._ufunc_source(u[, full]) -> one program holding u's kernels, so
+** that specs compile all of them with one NVRTC call: every loop in the
+** strided class (the operation once per kernel: the cheapest to compile),
+** and the first and last loops also in the others (flat, flat with a
+** scalar, strided 64-bit, vectorised inner axis with a broadcast operand,
+** with casts); full: every loop in every class */
+static int l_ufunc_source(lua_State *L) {
+  ga_ufunc *u = check_ufunc(L, 1);
+  int full = lua_toboolean(L, 2);
+  ga_buf b;
+  ga_buf_init(&b);
+  ga_buf_add(&b, ga_kernel_source("common"));
+  ga_buf_add(&b, ga_kernel_source("math"));
+  ga_buf_add(&b, ga_kernel_source("elementwise"));
+  for (int l = 0; l < u->nloops; l++) {
+    add_variant(&b, u, l, "str", GA_EW_STRIDED, 3, 0, 0, 0);
+    if (!full && l != 0 && l != u->nloops - 1) continue;
+    add_variant(&b, u, l, "flat", GA_EW_FLAT, 0, 0, 0, 0);
+    if (u->nin == 2) add_variant(&b, u, l, "scal", GA_EW_FLAT, 0, 0, 1, 0);
+    add_variant(&b, u, l, "s64", GA_EW_STRIDED, 2, 1, 1, 0);
+    add_variant(&b, u, l, "vin", GA_EW_VIN, 2, 0, 0, 0);
+    add_variant(&b, u, l, "cast", GA_EW_STRIDED, 1, 0, 0, 1);
+  }
+  lua_pushlstring(L, b.s, b.len);
+  ga_buf_free(&b);
+  return 1;
+}
+
+static int l_ufunc_index(lua_State *L) {
+  ga_ufunc *u = check_ufunc(L, 1);
+  const char *k = luaL_checkstring(L, 2);
+  if (strcmp(k, "name") == 0) lua_pushstring(L, u->name);
+  else if (strcmp(k, "nin") == 0) lua_pushinteger(L, u->nin);
+  else if (strcmp(k, "nout") == 0) lua_pushinteger(L, 1);
+  else if (strcmp(k, "nargs") == 0) lua_pushinteger(L, u->nin + 1);
+  else if (strcmp(k, "ntypes") == 0) lua_pushinteger(L, u->nloops);
+  else if (strcmp(k, "types") == 0) {
+    lua_createtable(L, u->nloops, 0);
+    for (int l = 0; l < u->nloops; l++) {
+      push_sig(L, u, &u->loops[l]);
+      lua_rawseti(L, -2, l + 1);
+    }
+  } else if (strcmp(k, "_resolve") == 0) {
+    lua_pushcfunction(L, l_ufunc_resolve);
+  } else {
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+static int l_ufunc_tostring(lua_State *L) {
+  lua_pushfstring(L, "<ufunc '%s'>", check_ufunc(L, 1)->name);
+  return 1;
+}
+
+static const luaL_Reg ufunc_meta[] = {
+  {"__index", l_ufunc_index},
+  {"__gc", l_ufunc_gc},
+  {"__tostring", l_ufunc_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg ufunc_funcs[] = {
+  {"_ufunc", l_ufunc_new},
+  {"_ufunc_source", l_ufunc_source},
+  {NULL, NULL}
+};
+
+void ga_open_ufunc(lua_State *L) {
+  luaL_newmetatable(L, GA_UFUNC_MT);
+  ga_setfuncs(L, ufunc_meta);
+  ga_state_push(L);
+  lua_pushvalue(L, -2);
+  lua_pushliteral(L, "out");
+  lua_pushliteral(L, "dtype");
+  lua_pushcclosure(L, l_ufunc_call, 4);   /* see UV_MT */
+  lua_setfield(L, -2, "__call");
+  lua_pop(L, 1);
+  ga_setfuncs(L, ufunc_funcs);
+}

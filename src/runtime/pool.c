@@ -1,0 +1,818 @@
+/*
+** pool.c: the memory pool every array allocates from (CuPy's
+** SingleDeviceMemoryPool, in C), made safe across streams.
+**
+** A pool owns segments (one cudaMalloc each) cut into chunks. Sizes are
+** rounded up to 512 bytes. A chunk handed out is a ga_block; a free chunk sits
+** in the free list of the stream it was last used on (an arena), in a size
+** class bin. Allocation is best-fit, splits the chunk it takes (the rest stays
+** free in the same segment) and merges a freed chunk with free neighbours of
+** the same segment and stream. Segments go back to CUDA only in free_all (and
+** the out-of-memory path), and only when every chunk in them is free.
+**
+** Streams. A chunk freed on stream S is reused on S at once (stream order
+** protects it). Stream T may take it only after S's work passed it: the pool
+** records an event on S and makes T wait for it, without a host sync. That
+** is enough when a chunk was only ever used on the stream it was allocated
+** on. A chunk may also have been used elsewhere (the state switched streams,
+** or a launch named another stream); the pool cannot see each use, so it
+** watches the cause instead: a process-wide epoch counts stream switches and
+** explicit other-stream uses (ga_pool_streams_changed). A chunk released
+** in the same epoch it was handed out in takes the fast path above. Any
+** other release records an event on every live stream of the device (those
+** ga.Stream created, plus the legacy default stream) and parks the chunk as
+** pending until they all completed; allocation polls the pending list
+** (cudaEventQuery, no waiting) and completed chunks become idle: free for
+** every stream with no ordering at all. A stream being destroyed is fenced
+** the same way (an event recorded before cudaStreamDestroy): its free list
+** is parked, and the epoch moves so that its handle, which CUDA may give to
+** a new stream, never names an old free list. Waiting instead of parking
+** would serialise the streams the user wanted to overlap.
+**
+** Backends (poolev.c, with the stream registry and the events): cudaMalloc/
+** cudaFree for device pools; cudaMallocAsync/cudaFreeAsync for
+** ga.MemoryAsyncPool (the driver's pool, stream-ordered:
+** only the cross-stream release needs us); malloc/free with fake streams and
+** events for the host test pool (core._host_pool) that lets the specs
+** exercise all of the logic above on machines without a GPU.
+**
+** Pools are process-wide and shared by every lua_State (one mutex each);
+** nothing here calls Lua. Lock order: the pool list, a pool, the stream
+** registry.
+*/
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool_internal.h"
+
+static _Atomic unsigned long epoch = 1;
+
+void ga_pool_streams_changed(void) {
+  atomic_fetch_add_explicit(&epoch, 1, memory_order_acq_rel);
+}
+
+static unsigned long epoch_of(const ga_pool *p) {
+  return p->test ? p->test->epoch : atomic_load_explicit(&epoch, memory_order_acquire);
+}
+
+int ga_pool_device(const ga_pool *p) { return p->device; }
+int ga_pool_is_async(const ga_pool *p) { return p->be->kind == BE_ASYNC; }
+
+/* ===================================================================== */
+/* bins and arenas (pool mutex held)                                     */
+/* ===================================================================== */
+
+/* 0 when n is too large to round */
+static size_t round_size(size_t n) {
+  if (n > SIZE_MAX - (UNIT - 1)) return 0;
+  return n ? (n + UNIT - 1) & ~(size_t)(UNIT - 1) : UNIT;
+}
+
+/* Size classes, monotonic in size: exact below 128 KiB, where most arrays
+** live, then SUB classes per power of two so large bins stay short. */
+static int bin_of(size_t size) {
+  size_t n = size / UNIT;
+  if (n <= EXACT) return (int)n - 1;
+  int k = 63 - __builtin_clzll((unsigned long long)n);
+  return EXACT + (k - EXACT_LOG2) * SUB + (int)((n >> (k - SUB_LOG2)) & (SUB - 1));
+}
+
+/* The first non-empty bin at or after b, -1 when none */
+static int next_bin(const arena *a, int b) {
+  if (b >= NBINS) return -1;
+  int w = b >> 6;
+  uint64_t bits = a->bits[w] & (~(uint64_t)0 << (b & 63));
+  while (!bits) {
+    if (++w == NWORDS) return -1;
+    bits = a->bits[w];
+  }
+  return w * 64 + __builtin_ctzll(bits);
+}
+
+static void bin_insert(ga_pool *p, arena *a, chunk *c) {
+  int b = c->bin = bin_of(c->b.size);
+  c->arena = a;
+  c->b.stream = a->stream;
+  c->fprev = NULL;
+  c->fnext = a->bins[b];
+  if (c->fnext) c->fnext->fprev = c;
+  a->bins[b] = c;
+  a->bits[b >> 6] |= (uint64_t)1 << (b & 63);
+  a->nfree++;
+  p->nfree++;
+}
+
+static void bin_remove(ga_pool *p, chunk *c) {
+  arena *a = c->arena;
+  int b = c->bin;
+  if (c->fprev) c->fprev->fnext = c->fnext;
+  else a->bins[b] = c->fnext;
+  if (c->fnext) c->fnext->fprev = c->fprev;
+  if (!a->bins[b]) a->bits[b >> 6] &= ~((uint64_t)1 << (b & 63));
+  c->arena = NULL;
+  c->fprev = c->fnext = NULL;
+  a->nfree--;
+  p->nfree--;
+}
+
+/* The smallest free chunk of a that holds size bytes. Only the first bin
+** tried can hold chunks too small (a bin spans a range of sizes); an exact bin
+** answers with its head. */
+static chunk *arena_best(const arena *a, size_t size) {
+  for (int b = next_bin(a, bin_of(size)); b >= 0; b = next_bin(a, b + 1)) {
+    chunk *best = NULL;
+    for (chunk *c = a->bins[b]; c; c = c->fnext) {
+      if (c->b.size < size || (best && c->b.size >= best->b.size)) continue;
+      best = c;
+      if (c->b.size == size) break;
+    }
+    if (best) return best;
+  }
+  return NULL;
+}
+
+static arena *arena_find(ga_pool *p, cudaStream_t s) {
+  for (arena *a = p->arenas; a; a = a->next)
+    if (a->stream == s) return a;
+  return NULL;
+}
+
+/* The arena of s, made on demand. An empty arena of another stream is
+** recycled first, so programs that create and drop streams do not grow the
+** list without bound. */
+static arena *arena_get(ga_pool *p, cudaStream_t s) {
+  arena *a = arena_find(p, s);
+  if (a) return a;
+  for (a = p->arenas; a; a = a->next)
+    if (a->nfree == 0) {
+      a->stream = s;
+      return a;
+    }
+  a = (arena *)calloc(1, sizeof *a);
+  if (!a) return NULL;
+  a->stream = s;
+  a->next = p->arenas;
+  p->arenas = a;
+  return a;
+}
+
+/* c (just taken out of its bin) keeps its first size bytes; the rest becomes
+** a free chunk in arena rest. Its other neighbour cannot be free in rest
+** (it would have been merged with c), so no merge is needed here. */
+static void split(ga_pool *p, chunk *c, size_t size, arena *rest) {
+  if (c->b.size == size) return;
+  chunk *r = (chunk *)calloc(1, sizeof *r);
+  if (!r) return;   /* hand out the whole chunk: wasteful, never wrong */
+  r->b.ptr = (char *)c->b.ptr + size;
+  r->b.size = c->b.size - size;
+  r->b.device = c->b.device;
+  r->b.pool = p;
+  r->b.priv = r;
+  r->prev = c;
+  r->next = c->next;
+  if (r->next) r->next->prev = r;
+  c->next = r;
+  c->b.size = size;
+  bin_insert(p, rest, r);
+}
+
+/* c into arena a, merged with free neighbours of that same arena */
+static void free_insert(ga_pool *p, arena *a, chunk *c) {
+  chunk *n = c->next;
+  if (n && n->arena == a) {
+    bin_remove(p, n);
+    c->b.size += n->b.size;
+    c->next = n->next;
+    if (c->next) c->next->prev = c;
+    free(n);
+  }
+  chunk *pv = c->prev;
+  if (pv && pv->arena == a) {   /* pv absorbs c: a segment's head survives */
+    bin_remove(p, pv);
+    pv->b.size += c->b.size;
+    pv->next = c->next;
+    if (pv->next) pv->next->prev = pv;
+    free(c);
+    c = pv;
+  }
+  bin_insert(p, a, c);
+}
+
+/* Make stream 'to' wait for the work queued so far on 'from', without a host
+** sync. A wait captures the event's state when it is enqueued, so the event
+** goes back to the free list right away. */
+static int order_after(ga_pool *p, cudaStream_t from, cudaStream_t to) {
+  gev *g = ga_pool_gev_new(p);
+  if (!g) return 0;
+  int ok = p->be->record(p, &g->h, from) && p->be->wait(p, to, g->h);
+  ga_pool_gev_put(p, g);
+  return ok;   /* e.g. 'from' failed: leave its chunks alone */
+}
+
+/* ---- pending chunks */
+
+static void pending_push(ga_pool *p, chunk *c, fence *f) {
+  c->fence = f;
+  c->arena = NULL;
+  c->fnext = NULL;
+  c->fprev = p->pending_tail;
+  if (c->fprev) c->fprev->fnext = c;
+  else p->pending = c;
+  p->pending_tail = c;
+  p->npending++;
+}
+
+static void pending_remove(ga_pool *p, chunk *c) {
+  if (c->fprev) c->fprev->fnext = c->fnext;
+  else p->pending = c->fnext;
+  if (c->fnext) c->fnext->fprev = c->fprev;
+  else p->pending_tail = c->fprev;
+  c->fprev = c->fnext = NULL;
+  if (c->fence) ga_pool_fence_free(p, c->fence);
+  c->fence = NULL;
+  p->npending--;
+}
+
+/* A chunk nobody may still use, free for every stream */
+static void make_idle(ga_pool *p, chunk *c) {
+  arena *a = arena_get(p, IDLE);
+  if (a) free_insert(p, a, c);
+  else pending_push(p, c, NULL);   /* no host memory: try again later */
+}
+
+/* Pending chunks whose fences completed become idle. Fences complete
+** roughly in release order, so polling stops at the first one still
+** running: allocation pays for a query or two, not for the whole list. With
+** wait, every fence is waited for (free_all, out of memory, destroying the
+** pool). */
+static void pending_poll(ga_pool *p, int wait) {
+  for (chunk *c = p->pending, *cn; c; c = cn) {
+    cn = c->fnext;
+    if (c->fence) {   /* none: parked for want of memory after a sync */
+      if (wait) ga_pool_fence_sync(p, c->fence);
+      else if (!ga_pool_fence_done(p, c->fence)) break;
+    }
+    pending_remove(p, c);
+    make_idle(p, c);
+  }
+}
+
+/* A cached chunk of at least size bytes for stream s, taken out of the free
+** lists, or NULL. s's own chunks first (reusable at once: stream order), then
+** idle ones, then the best fit among other streams' chunks, after ordering s
+** behind them. */
+static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
+  if (p->pending) pending_poll(p, 0);
+  arena *own = arena_find(p, s), *from = NULL;
+  chunk *c = own && own->nfree ? arena_best(own, size) : NULL;
+  if (c) {
+    bin_remove(p, c);
+    split(p, c, size, own);
+    return c;
+  }
+  if (p->nfree == 0) return NULL;
+  arena *idle = arena_find(p, IDLE);
+  if (idle && idle->nfree && (c = arena_best(idle, size)) != NULL) {
+    bin_remove(p, c);
+    split(p, c, size, idle);
+    return c;
+  }
+  p->gen++;
+  for (;;) {
+    c = NULL;
+    for (arena *a = p->arenas; a; a = a->next) {
+      if (a == own || a == idle || !a->nfree || a->skip == p->gen) continue;
+      chunk *x = arena_best(a, size);
+      if (x && (!c || x->b.size < c->b.size)) {
+        c = x;
+        from = a;
+      }
+    }
+    if (!c) return NULL;
+    if (order_after(p, from->stream, s)) break;
+    from->skip = p->gen;
+  }
+  bin_remove(p, c);
+  split(p, c, size, from);   /* the rest is still only safe on 'from' */
+  return c;
+}
+
+/* A percentage limit from the environment becomes bytes once the device can
+** be asked (creating the pool must not need a GPU) */
+static void resolve_limit(ga_pool *p) {
+  size_t t;
+  if (p->limit_frac > 0 && p->be->kind != BE_HOST && ga_pool_total_mem(p->device, &t)) {
+    p->limit = (size_t)(p->limit_frac * (double)t);
+    p->limit_frac = 0;
+  }
+}
+
+/* ===================================================================== */
+/* pools                                                                 */
+/* ===================================================================== */
+
+static pthread_mutex_t list_mu = PTHREAD_MUTEX_INITIALIZER;
+static ga_pool *pool_list;
+
+static ga_pool *pool_new(const backend *be, int device) {
+  ga_pool *p = (ga_pool *)calloc(1, sizeof *p);
+  if (!p) return NULL;
+  if (be->kind == BE_HOST && !(p->test = (hosttest *)calloc(1, sizeof *p->test))) {
+    free(p);
+    return NULL;
+  }
+  if (pthread_mutex_init(&p->mu, NULL) != 0) {
+    free(p->test);
+    free(p);
+    return NULL;
+  }
+  p->be = be;
+  p->device = device;
+  if (be->kind != BE_HOST) {   /* device pools hear about destroyed streams */
+    pthread_mutex_lock(&list_mu);
+    p->lnext = pool_list;
+    pool_list = p;
+    pthread_mutex_unlock(&list_mu);
+  }
+  return p;
+}
+
+/* Everything goes: segments (in use or not: only host test pools and empty
+** owned pools get here), arenas, events. */
+static void pool_destroy(ga_pool *p) {
+  if (p->be->kind != BE_HOST) {
+    pthread_mutex_lock(&list_mu);
+    for (ga_pool **pp = &pool_list; *pp; pp = &(*pp)->lnext)
+      if (*pp == p) {
+        *pp = p->lnext;
+        break;
+      }
+    pthread_mutex_unlock(&list_mu);
+  }
+  int prev = p->be->kind != BE_HOST ? ga_pool_push_device(p->device) : -1;
+  pending_poll(p, 1);   /* leftovers (no memory to make them idle) go with their segments */
+  for (chunk *h = p->segs, *hn; h; h = hn) {
+    hn = h->snext;
+    for (chunk *c = h->next, *cn; c; c = cn) {
+      cn = c->next;
+      free(c);
+    }
+    p->be->release(p, h->b.ptr);
+    free(h);
+  }
+  for (arena *a = p->arenas, *an; a; a = an) {
+    an = a->next;
+    free(a);
+  }
+  for (gev *g = p->retired, *gn; g; g = gn) {
+    gn = g->next;
+    p->be->ev_free(p, g->h);
+    free(g);
+  }
+  for (gev *g = p->gfree, *gn; g; g = gn) {
+    gn = g->next;
+    p->be->ev_free(p, g->h);
+    free(g);
+  }
+  if (p->free_stream) {
+    (void)cudaStreamSynchronize(p->free_stream);
+    (void)cudaStreamDestroy(p->free_stream);
+  }
+  if (p->be->kind != BE_HOST) ga_pool_pop_device(p->device, prev);
+  (void)cudaGetLastError();
+  pthread_mutex_destroy(&p->mu);
+  free(p->test);
+  free(p);
+}
+
+/* GPUARRAY_GPU_MEMORY_LIMIT: "1073741824" (bytes) or "50%" (of the device) */
+static void env_limit(ga_pool *p) {
+  const char *s = getenv("GPUARRAY_GPU_MEMORY_LIMIT");
+  if (!s || !*s) return;
+  size_t len = strlen(s);
+  char *end;
+  errno = 0;
+  if (s[len - 1] == '%') {
+    double v = strtod(s, &end);
+    if (end == s + len - 1 && errno == 0 && v >= 0 && v <= 100) {
+      p->limit_frac = v / 100;
+      return;
+    }
+  } else if (strchr(s, '-') == NULL) {
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end != s && *end == '\0' && errno == 0 && v <= SIZE_MAX) {
+      p->limit = (size_t)v;
+      return;
+    }
+  }
+  fprintf(stderr, "gpuarray: ignoring GPUARRAY_GPU_MEMORY_LIMIT=%s "
+          "(want a byte count or a percentage such as 50%%)\n", s);
+}
+
+static pthread_mutex_t defaults_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(ga_pool *) defaults[MAX_DEVICES];
+
+ga_pool *ga_pool_default(int device) {
+  if (device < 0 || device >= MAX_DEVICES) return NULL;
+  ga_pool *p = atomic_load_explicit(&defaults[device], memory_order_acquire);
+  if (p) return p;
+  pthread_mutex_lock(&defaults_mu);
+  p = atomic_load_explicit(&defaults[device], memory_order_relaxed);
+  if (!p && (p = pool_new(&ga_pool_device_backend, device)) != NULL) {
+    env_limit(p);
+    atomic_store_explicit(&defaults[device], p, memory_order_release);
+  }
+  pthread_mutex_unlock(&defaults_mu);
+  return p;
+}
+
+static ga_pool *owned_pool(const backend *be, int device) {
+  if (device < 0 || device >= MAX_DEVICES) return NULL;
+  ga_pool *p = pool_new(be, device);
+  if (p) p->owned = 1;
+  return p;
+}
+
+ga_pool *ga_pool_new_device(int device) { return owned_pool(&ga_pool_device_backend, device); }
+ga_pool *ga_pool_new_async(int device) { return owned_pool(&ga_pool_async_backend, device); }
+
+ga_pool *ga_pool_new_host(void) {
+  ga_pool *p = pool_new(&ga_pool_host_backend, -1);
+  if (p) p->owned = 1;
+  return p;
+}
+
+void ga_pool_release_owner(ga_pool *p) {
+  if (!p || !p->owned) return;
+  pthread_mutex_lock(&p->mu);
+  int now = p->be->kind == BE_HOST || (p->used == 0 && !p->dying);
+  p->orphan = 1;
+  if (now) p->dying = 1;
+  pthread_mutex_unlock(&p->mu);
+  if (now) pool_destroy(p);
+}
+
+/* ---- allocation */
+
+static chunk *new_block(ga_pool *p, void *ptr, size_t size) {
+  chunk *c = (chunk *)calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->b.ptr = ptr;
+  c->b.size = size;
+  c->b.device = p->device;
+  c->b.pool = p;
+  c->b.priv = c;
+  c->segsize = size;
+  return c;
+}
+
+/* For device pools the caller has made p's device current (ga_alloc does) */
+ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
+  size_t size = round_size(nbytes);
+  if (!size) return NULL;
+  pthread_mutex_lock(&p->mu);
+  chunk *c = p->be->kind == BE_ASYNC ? NULL : take_cached(p, size, s);
+  if (c) {
+    p->used += c->b.size;
+    pthread_mutex_unlock(&p->mu);
+    goto handout;
+  }
+  resolve_limit(p);
+  size_t held = p->be->kind == BE_ASYNC ? p->used : p->total;
+  if (p->limit && (held > p->limit || size > p->limit - held)) {
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+  }
+  if (p->be->kind == BE_ASYNC) p->used += size;
+  else p->total += size;   /* reserve, so concurrent allocations respect the limit */
+  pthread_mutex_unlock(&p->mu);
+
+  /* cudaMalloc can take milliseconds: not under the mutex */
+  void *ptr = p->be->alloc(p, size, s);
+  c = ptr ? new_block(p, ptr, size) : NULL;
+  if (!c && ptr) {
+    if (p->be->kind == BE_ASYNC) (void)cudaFreeAsync(ptr, s);
+    else p->be->release(p, ptr);
+  }
+  pthread_mutex_lock(&p->mu);
+  if (!c) {
+    if (p->be->kind == BE_ASYNC) p->used -= size;
+    else p->total -= size;
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+  }
+  if (p->be->kind != BE_ASYNC) {
+    c->snext = p->segs;
+    if (p->segs) p->segs->sprev = c;
+    p->segs = c;
+    p->used += size;
+  }
+  pthread_mutex_unlock(&p->mu);
+
+handout:
+  atomic_store_explicit(&c->b.refs, 1, memory_order_relaxed);
+  c->b.stream = s;
+  c->b.release = NULL;
+  c->b.release_ctx = NULL;
+  c->epoch = epoch_of(p);
+  return &c->b;
+}
+
+/* ---- release */
+
+/* A chunk that may have been used on other streams: fence it (pool mutex
+** held, device current) */
+static void release_fenced(ga_pool *p, chunk *c) {
+  fence *f = ga_pool_fence_now(p);
+  if (f) {
+    pending_push(p, c, f);
+    return;
+  }
+  /* no memory for a fence: wait for the device, then it is idle */
+  if (p->be->kind == BE_HOST) {
+    memcpy(p->test->completed, p->test->submitted, sizeof p->test->completed);
+  } else if (cudaDeviceSynchronize() != cudaSuccess) {
+    (void)cudaGetLastError();
+  }
+  make_idle(p, c);
+}
+
+/* Async pools: cudaFreeAsync on the stream it was allocated on, or, when it
+** may have been used elsewhere, on the pool's own stream after waiting for
+** every live stream */
+static void async_release(ga_pool *p, chunk *c, int fast) {
+  cudaStream_t s = c->b.stream;
+  if (!fast) {
+    fence *f = NULL;
+    if (!p->free_stream &&
+        cudaStreamCreateWithFlags(&p->free_stream, cudaStreamNonBlocking) != cudaSuccess) {
+      p->free_stream = NULL;
+      (void)cudaGetLastError();
+    }
+    if (p->free_stream && (f = ga_pool_fence_now(p)) != NULL) {
+      for (int i = 0; i < f->n; i++) p->be->wait(p, p->free_stream, f->ev[i]->h);
+      ga_pool_fence_free(p, f);
+      s = p->free_stream;
+    } else {
+      if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
+      s = NULL;
+    }
+  }
+  if (cudaFreeAsync(c->b.ptr, s) != cudaSuccess) (void)cudaGetLastError();
+  p->used -= c->b.size;
+  free(c);
+}
+
+/* The epoch is read under the mutex: a stream being destroyed moves it
+** before it empties its free list here, so no chunk lands in a dead
+** stream's list afterwards. */
+static void chunk_release(ga_pool *p, chunk *c) {
+  pthread_mutex_lock(&p->mu);
+  int fast = c->epoch == epoch_of(p);
+  /* events and cudaFreeAsync go to this device's streams */
+  int dev = p->be->kind == BE_ASYNC || (!fast && p->be->kind != BE_HOST);
+  int prev = dev ? ga_pool_push_device(p->device) : -1;
+  if (p->be->kind == BE_ASYNC) {
+    async_release(p, c, fast);
+  } else {
+    arena *a = fast ? arena_get(p, c->b.stream) : NULL;
+    if (fast && !a) {   /* no host memory for a free list: keep it counted as in use */
+      pthread_mutex_unlock(&p->mu);
+      return;
+    }
+    p->used -= c->b.size;
+    if (fast) free_insert(p, a, c);
+    else release_fenced(p, c);
+  }
+  int destroy = p->orphan && p->used == 0 && !p->dying;
+  if (destroy) p->dying = 1;
+  pthread_mutex_unlock(&p->mu);
+  if (dev) ga_pool_pop_device(p->device, prev);
+  if (destroy) pool_destroy(p);
+}
+
+void ga_block_retain(ga_block *b) {
+  atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
+}
+
+/* Called from __gc: never raises, never calls Lua. A block without a pool
+** wraps memory someone else owns; its struct was malloc'ed by its maker. */
+void ga_block_release(ga_block *b) {
+  if (!b || atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1) return;
+  if (!b->pool) {
+    if (b->release) b->release(b->release_ctx, b->ptr);
+    free(b);
+    return;
+  }
+  chunk_release(b->pool, (chunk *)b->priv);
+}
+
+/* ===================================================================== */
+/* destroyed streams                                                     */
+/* ===================================================================== */
+
+/* s is going away: its free chunks wait for its last work, then go idle
+** (pool mutex held; device current for device pools) */
+static void retire_in(ga_pool *p, cudaStream_t s) {
+  gev *g = ga_pool_gev_new(p);
+  if (g && !p->be->record(p, &g->h, s)) {
+    ga_pool_gev_put(p, g);
+    g = NULL;
+  }
+  if (!g) {   /* cannot fence it: wait for it */
+    if (p->be->kind == BE_HOST) {
+      int sid = ga_pool_sid(s);
+      p->test->completed[sid] = p->test->submitted[sid];
+    } else if (cudaStreamSynchronize(s) != cudaSuccess) {
+      (void)cudaGetLastError();
+    }
+  }
+  arena *a = arena_find(p, s);
+  while (a && a->nfree) {
+    int b = next_bin(a, 0);
+    chunk *c = a->bins[b];
+    bin_remove(p, c);
+    fence *f = g ? (fence *)malloc(sizeof *f + sizeof(gev *)) : NULL;
+    if (f) {
+      f->n = 1;
+      f->ev[0] = g;
+      g->refs++;
+      pending_push(p, c, f);
+    } else {
+      if (g) p->be->sync(p, g->h);
+      make_idle(p, c);
+    }
+  }
+  /* the empty arena stays: a new stream given the same handle finds it
+  ** empty, and releases of the old stream's chunks are fenced (epoch) */
+  if (g) {   /* later fenced releases wait for it too, until it completes */
+    g->next = p->retired;
+    p->retired = g;
+  }
+}
+
+void ga_pool_stream_destroyed(int device, cudaStream_t s) {
+  /* first: no new fence records on s; then the epoch moves, so in-use
+  ** chunks of s are fenced when released */
+  ga_pool_registry_remove(device, s);
+  ga_pool_streams_changed();
+  int prev = ga_pool_push_device(device);
+  pthread_mutex_lock(&list_mu);
+  for (ga_pool *p = pool_list; p; p = p->lnext) {
+    if (p->device != device || p->be->kind != BE_DEVICE) continue;
+    pthread_mutex_lock(&p->mu);
+    retire_in(p, s);
+    pthread_mutex_unlock(&p->mu);
+  }
+  pthread_mutex_unlock(&list_mu);
+  ga_pool_pop_device(device, prev);
+}
+
+/* ===================================================================== */
+/* statistics, limits, emptying                                          */
+/* ===================================================================== */
+
+static cudaMemPool_t async_mempool(int device) {
+  cudaMemPool_t mp = NULL;
+  if (cudaDeviceGetMemPool(&mp, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return NULL;
+  }
+  return mp;
+}
+
+void ga_pool_get_stats(ga_pool *p, ga_pool_stats *st) {
+  size_t reserved = 0;
+  if (p->be->kind == BE_ASYNC) {
+    cudaMemPool_t mp = async_mempool(p->device);
+    uint64_t v = 0;
+    if (mp && cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReservedMemCurrent, &v) == cudaSuccess)
+      reserved = (size_t)v;
+    else
+      (void)cudaGetLastError();
+  }
+  pthread_mutex_lock(&p->mu);
+  if (p->pending) pending_poll(p, 0);
+  resolve_limit(p);
+  st->used_bytes = p->used;
+  st->total_bytes = p->be->kind == BE_ASYNC ? (reserved > p->used ? reserved : p->used) : p->total;
+  st->free_bytes = st->total_bytes - p->used;
+  st->n_free_blocks = p->nfree;
+  st->limit = p->limit;
+  pthread_mutex_unlock(&p->mu);
+}
+
+void ga_pool_set_limit(ga_pool *p, size_t limit) {
+  pthread_mutex_lock(&p->mu);
+  p->limit = limit;
+  p->limit_frac = 0;
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void async_free_all(ga_pool *p) {
+  int prev = ga_pool_push_device(p->device);
+  if (prev < 0) return;
+  cudaMemPool_t mp = async_mempool(p->device);
+  if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
+  if (mp && cudaMemPoolTrimTo(mp, 0) != cudaSuccess) (void)cudaGetLastError();
+  ga_pool_pop_device(p->device, prev);
+}
+
+/* Give back every segment whose chunks are all free. Their chunks may sit in
+** different streams' lists: cudaFree waits for the whole device, so that is
+** safe here (and only here). Pending chunks are waited for first. */
+void ga_pool_free_all(ga_pool *p) {
+  if (p->be->kind == BE_ASYNC) {
+    async_free_all(p);
+    return;
+  }
+  chunk *dead = NULL;
+  int dev = p->be->kind != BE_HOST;
+  int prev = -1;
+  if (dev && p->pending) prev = ga_pool_push_device(p->device);
+  pthread_mutex_lock(&p->mu);
+  if (p->pending) pending_poll(p, 1);
+  for (chunk *h = p->segs, *hn; h; h = hn) {
+    hn = h->snext;
+    chunk *c = h;
+    while (c && c->arena) c = c->next;
+    if (c) continue;   /* something in use */
+    for (c = h; c; ) {
+      chunk *cn = c->next;
+      bin_remove(p, c);
+      if (c != h) free(c);
+      c = cn;
+    }
+    if (h->sprev) h->sprev->snext = h->snext;
+    else p->segs = h->snext;
+    if (h->snext) h->snext->sprev = h->sprev;
+    p->total -= h->segsize;
+    h->snext = dead;
+    dead = h;
+  }
+  pthread_mutex_unlock(&p->mu);
+  if (dead) {   /* no CUDA call at all when nothing is cached */
+    if (dev && prev < 0) prev = ga_pool_push_device(p->device);
+    for (chunk *h = dead, *hn; h; h = hn) {
+      hn = h->snext;
+      p->be->release(p, h->b.ptr);
+      free(h);
+    }
+  }
+  if (dev) ga_pool_pop_device(p->device, prev);
+}
+
+/* ===================================================================== */
+/* host test hooks                                                       */
+/* ===================================================================== */
+
+static int test_sid(int sid) { return sid >= 0 && sid < GA_POOL_TEST_STREAMS; }
+
+void ga_pool_test_work(ga_pool *p, int sid) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->submitted[sid]++;
+  pthread_mutex_unlock(&p->mu);
+}
+
+void ga_pool_test_finish(ga_pool *p, int sid, long upto) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  unsigned long sub = p->test->submitted[sid];
+  p->test->completed[sid] = upto >= 0 && (unsigned long)upto < sub ? (unsigned long)upto : sub;
+  pthread_mutex_unlock(&p->mu);
+}
+
+void ga_pool_test_live(ga_pool *p, int sid, int live) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->live[sid] = (unsigned char)(live != 0);
+  pthread_mutex_unlock(&p->mu);
+}
+
+void ga_pool_test_bump(ga_pool *p) {
+  if (!p->test) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->epoch++;
+  pthread_mutex_unlock(&p->mu);
+}
+
+void ga_pool_test_retire(ga_pool *p, int sid) {
+  if (!p->test || !test_sid(sid)) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->epoch++;
+  p->test->live[sid] = 0;
+  retire_in(p, (cudaStream_t)(intptr_t)sid);
+  pthread_mutex_unlock(&p->mu);
+}
+
+void ga_pool_test_counts(ga_pool *p, size_t *pending, long *waits) {
+  pthread_mutex_lock(&p->mu);
+  *pending = p->npending;
+  *waits = p->test ? p->test->waits : 0;
+  pthread_mutex_unlock(&p->mu);
+}

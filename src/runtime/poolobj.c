@@ -1,0 +1,466 @@
+/*
+** poolobj.c: the Lua side of the memory pools. ga_alloc (which pool, the
+** collector's view of device bytes, recovery from out-of-memory), pool
+** objects (the default pool, ga.MemoryPool, ga.MemoryAsyncPool and the host
+** test pool), ga.set_allocator, and the test hooks of the host pool.
+*/
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+#define GC_BATCH    ((size_t)16 << 20) /* step the Lua collector every 16 MiB */
+#define MAX_DEVICES 64
+
+enum { K_DEFAULT, K_HOST, K_OWNED, K_ASYNC };
+
+typedef struct {
+  int kind;
+  ga_pool *p;                   /* K_DEFAULT, K_HOST */
+  ga_pool *dev[MAX_DEVICES];    /* K_OWNED, K_ASYNC: one per device, made on demand */
+} lpool;
+
+static const char objs_key = 'p';    /* registry: device -> its default pool object */
+static const char alloc_key = 'A';   /* registry: the state's allocator (set_allocator) */
+
+/* The pool of object u for device dev (NULL without host memory) */
+static ga_pool *pool_for(lpool *u, int dev) {
+  if (u->kind == K_DEFAULT || u->kind == K_HOST) return u->p;
+  if (dev < 0 || dev >= MAX_DEVICES) return NULL;
+  if (!u->dev[dev]) u->dev[dev] = u->kind == K_ASYNC ? ga_pool_new_async(dev) : ga_pool_new_device(dev);
+  return u->dev[dev];
+}
+
+ga_pool *ga_topool(lua_State *L, int idx) {
+  lpool *u = (lpool *)luaL_testudata(L, idx, GA_POOL_MT);
+  return u ? pool_for(u, ga_state_get(L)->device) : NULL;
+}
+
+/* ===================================================================== */
+/* allocation                                                            */
+/* ===================================================================== */
+
+/* Lua 5.5 changed lua_gc: LUA_GCSTEP takes a size_t in bytes there */
+static void gc_step(lua_State *L, size_t bytes) {
+  if (!lua_gc(L, LUA_GCISRUNNING)) return;   /* stopped by the host: respect it */
+#if LUA_VERSION_NUM >= 505
+  lua_gc(L, LUA_GCSTEP, bytes);
+#else
+  size_t kb = bytes / 1024;
+  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+#endif
+}
+
+/* The pool's allocation with CuPy's recovery: empty the cache, run a full
+** collection (finalizers release blocks), empty the cache again, retry */
+static ga_block *alloc_recover(lua_State *L, ga_state *ctx, ga_pool *p, size_t nbytes,
+                               cudaStream_t s) {
+  ga_block *b = ga_pool_try_alloc(p, nbytes, s);
+  if (b) return b;
+  if (nbytes <= SIZE_MAX - 512) {
+    ga_pool_free_all(p);
+    lua_gc(ctx->main, LUA_GCCOLLECT);
+    ga_pool_free_all(p);
+    b = ga_pool_try_alloc(p, nbytes, s);
+    if (b) return b;
+  }
+  ga_pool_stats st;
+  ga_pool_get_stats(p, &st);
+  int host = ga_pool_device(p) < 0;
+  ga_error(L, "out of %s memory (requested %I bytes, pool holds %I)", host ? "host test" : "device",
+           (lua_Integer)nbytes, (lua_Integer)st.total_bytes);
+  return NULL;
+}
+
+/* The state's allocator for its current device; cached in ctx->pool until
+** the device or the allocator changes */
+static ga_pool *current_pool(lua_State *L, ga_state *ctx) {
+  ga_pool *p = ctx->pool;
+  if (p && ga_pool_device(p) == ctx->device) return p;
+  p = NULL;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &alloc_key) == LUA_TUSERDATA)
+    p = pool_for((lpool *)lua_touserdata(L, -1), ctx->device);
+  lua_pop(L, 1);
+  if (!p) p = ga_pool_default(ctx->device);
+  if (!p) ga_error(L, "no memory pool for device %d", ctx->device);
+  ctx->pool = p;
+  return p;
+}
+
+ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
+  ga_device_enter(L, ctx);
+  ga_pool *p = current_pool(L, ctx);
+  /* The collector cannot see device memory: make it work as if these bytes
+  ** were Lua's, in batches so small arrays cost one addition */
+  ctx->gc_debt += nbytes;
+  if (ctx->gc_debt >= GC_BATCH) {
+    size_t debt = ctx->gc_debt;
+    ctx->gc_debt = 0;
+    gc_step(ctx->main, debt);
+  }
+  return alloc_recover(L, ctx, p, nbytes, ctx->stream);
+}
+
+/* ===================================================================== */
+/* pool objects                                                          */
+/* ===================================================================== */
+
+static lpool *checkpool(lua_State *L, const char *fname) {
+  lpool *u = (lpool *)luaL_testudata(L, 1, GA_POOL_MT);
+  if (!u || (u->kind <= K_HOST && !u->p))
+    ga_error(L, "%s: expected a memory pool, got %s", fname, luaL_typename(L, 1));
+  return u;
+}
+
+/* The pool a method works on: the object's pool for the current device */
+static ga_pool *method_pool(lua_State *L, const char *fname) {
+  ga_pool *p = pool_for(checkpool(L, fname), ga_ctx(L)->device);
+  if (!p) ga_error(L, "%s: out of host memory", fname);
+  return p;
+}
+
+static lpool *checkhost(lua_State *L, const char *fname) {
+  lpool *u = checkpool(L, fname);
+  if (u->kind != K_HOST) ga_error(L, "%s: only the host test pool (_host_pool) has it", fname);
+  return u;
+}
+
+static lua_Integer checkint(lua_State *L, int idx, const char *fname, const char *what) {
+  int ok;
+  lua_Integer v = lua_tointegerx(L, idx, &ok);
+  if (!ok || v < 0)
+    ga_error(L, "%s: %s must be a non-negative integer, got %s", fname, what,
+             luaL_tolstring(L, idx, NULL));
+  return v;
+}
+
+static ga_pool_stats getstats(lua_State *L, const char *fname) {
+  ga_pool_stats st;
+  ga_pool_get_stats(method_pool(L, fname), &st);
+  return st;
+}
+
+static int l_used_bytes(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)getstats(L, "used_bytes").used_bytes);
+  return 1;
+}
+
+static int l_total_bytes(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)getstats(L, "total_bytes").total_bytes);
+  return 1;
+}
+
+static int l_free_bytes(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)getstats(L, "free_bytes").free_bytes);
+  return 1;
+}
+
+static int l_n_free_blocks(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)getstats(L, "n_free_blocks").n_free_blocks);
+  return 1;
+}
+
+static int l_get_limit(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)getstats(L, "get_limit").limit);
+  return 1;
+}
+
+static int l_free_all_blocks(lua_State *L) {
+  ga_pool_free_all(method_pool(L, "free_all_blocks"));
+  return 0;
+}
+
+/* set_limit({size = bytes} | {fraction = f}) or set_limit(bytes); 0 or
+** neither: no limit */
+static int l_set_limit(lua_State *L) {
+  lpool *u = checkpool(L, "set_limit");
+  ga_pool *p = method_pool(L, "set_limit");
+  size_t limit = 0;
+  if (lua_type(L, 2) == LUA_TNUMBER) {
+    limit = (size_t)checkint(L, 2, "set_limit", "size");
+  } else if (lua_type(L, 2) == LUA_TTABLE) {
+    int hassize = lua_getfield(L, 2, "size") != LUA_TNIL;
+    int hasfrac = lua_getfield(L, 2, "fraction") != LUA_TNIL;
+    if (hassize && hasfrac) ga_error(L, "set_limit: give size or fraction, not both");
+    if (hassize) limit = (size_t)checkint(L, -2, "set_limit", "size");
+    if (hasfrac) {
+      int ok;
+      lua_Number f = lua_tonumberx(L, -1, &ok);
+      if (!ok || !(f >= 0 && f <= 1))
+        ga_error(L, "set_limit: fraction must be a number in [0, 1]");
+      if (u->kind == K_HOST) ga_error(L, "set_limit: fraction needs a device pool");
+      ga_device_enter(L, ga_ctx(L));
+      size_t f_mem, total;
+      int dev = ga_pool_device(p), cur = -1;
+      cudaGetDevice(&cur);
+      cudaError_t err = cudaSetDevice(dev);
+      if (err == cudaSuccess) err = cudaMemGetInfo(&f_mem, &total);
+      if (cur >= 0) cudaSetDevice(cur);
+      if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        ga_error(L, "set_limit: cannot read the memory size of device %d", dev);
+      }
+      limit = (size_t)(f * (double)total);
+    }
+  } else if (!lua_isnoneornil(L, 2)) {
+    ga_error(L, "set_limit: expected {size = n} or {fraction = f}, got %s",
+             luaL_typename(L, 2));
+  }
+  ga_pool_set_limit(p, limit);
+  return 0;
+}
+
+static int l_pool_tostring(lua_State *L) {
+  lpool *u = checkpool(L, "__tostring");
+  switch (u->kind) {
+    case K_HOST: lua_pushfstring(L, "gpuarray.MemoryPool(host test %p)", (void *)u->p); break;
+    case K_DEFAULT: lua_pushfstring(L, "gpuarray.MemoryPool(device %d)", ga_pool_device(u->p)); break;
+    case K_OWNED: lua_pushfstring(L, "gpuarray.MemoryPool(%p)", (void *)u); break;
+    default: lua_pushfstring(L, "gpuarray.MemoryAsyncPool(%p)", (void *)u); break;
+  }
+  return 1;
+}
+
+/* Owned pools live on while their blocks do (pool.c destroys them when the
+** last one returns); default pools are process-wide */
+static int l_pool_gc(lua_State *L) {
+  lpool *u = (lpool *)luaL_testudata(L, 1, GA_POOL_MT);
+  if (!u) return 0;
+  if (u->kind == K_HOST && u->p) {
+    ga_pool_release_owner(u->p);
+    u->p = NULL;
+  } else if (u->kind == K_OWNED || u->kind == K_ASYNC) {
+    for (int d = 0; d < MAX_DEVICES; d++)
+      if (u->dev[d]) {
+        ga_pool_release_owner(u->dev[d]);
+        u->dev[d] = NULL;
+      }
+  }
+  return 0;
+}
+
+/* ---- the host test pool's handles: integers, checked against the live set
+** kept in the object's user value so a bad handle is an error, not a crash */
+
+static ga_block *checkhandle(lua_State *L, const char *fname) {
+  checkhost(L, fname);
+  int ok;
+  lua_Integer h = lua_tointegerx(L, 2, &ok);
+  lua_getiuservalue(L, 1, 1);
+  if (!ok || lua_rawgeti(L, -1, h) != LUA_TBOOLEAN)
+    ga_error(L, "%s: not a live handle: %s", fname, luaL_tolstring(L, 2, NULL));
+  lua_pop(L, 2);
+  return (ga_block *)(intptr_t)h;
+}
+
+static int checksid(lua_State *L, int idx, const char *fname) {
+  lua_Integer sid = lua_isnoneornil(L, idx) ? 0 : checkint(L, idx, fname, "stream id");
+  if (sid >= GA_POOL_TEST_STREAMS)
+    ga_error(L, "%s: stream id must be below %d", fname, GA_POOL_TEST_STREAMS);
+  return (int)sid;
+}
+
+static int l_host_alloc(lua_State *L) {
+  lpool *u = checkhost(L, "_alloc");
+  size_t n = (size_t)checkint(L, 2, "_alloc", "nbytes");
+  int sid = checksid(L, 3, "_alloc");
+  lua_getiuservalue(L, 1, 1);
+  ga_block *b = alloc_recover(L, ga_ctx(L), u->p, n, (cudaStream_t)(intptr_t)sid);
+  lua_pushboolean(L, 1);
+  lua_rawseti(L, -2, (lua_Integer)(intptr_t)b);
+  lua_pushinteger(L, (lua_Integer)(intptr_t)b);
+  return 1;
+}
+
+static int l_host_free(lua_State *L) {
+  ga_block *b = checkhandle(L, "_free");
+  lua_getiuservalue(L, 1, 1);
+  lua_pushnil(L);
+  lua_rawseti(L, -2, (lua_Integer)(intptr_t)b);
+  ga_block_release(b);
+  return 0;
+}
+
+static int l_host_ptr(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)(intptr_t)checkhandle(L, "_ptr")->ptr);
+  return 1;
+}
+
+static int l_host_size(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)checkhandle(L, "_size")->size);
+  return 1;
+}
+
+/* _work(sid): queue work on fake stream sid; _finish(sid[, n]): all of it
+** (or its first n units) done;
+** _live(sid, bool): sid exists (events go on it); _retire(sid): destroyed;
+** _bump(): the stream epoch moves (a switch); _pending(), _waits(): counts */
+static int l_host_work(lua_State *L) {
+  ga_pool_test_work(checkhost(L, "_work")->p, checksid(L, 2, "_work"));
+  return 0;
+}
+
+static int l_host_finish(lua_State *L) {
+  long upto = lua_isnoneornil(L, 3) ? -1 : (long)checkint(L, 3, "_finish", "count");
+  ga_pool_test_finish(checkhost(L, "_finish")->p, checksid(L, 2, "_finish"), upto);
+  return 0;
+}
+
+static int l_host_live(lua_State *L) {
+  ga_pool_test_live(checkhost(L, "_live")->p, checksid(L, 2, "_live"), lua_toboolean(L, 3));
+  return 0;
+}
+
+static int l_host_retire(lua_State *L) {
+  ga_pool_test_retire(checkhost(L, "_retire")->p, checksid(L, 2, "_retire"));
+  return 0;
+}
+
+static int l_host_bump(lua_State *L) {
+  ga_pool_test_bump(checkhost(L, "_bump")->p);
+  return 0;
+}
+
+static int l_host_pending(lua_State *L) {
+  size_t pending;
+  long waits;
+  ga_pool_test_counts(checkhost(L, "_pending")->p, &pending, &waits);
+  lua_pushinteger(L, (lua_Integer)pending);
+  return 1;
+}
+
+static int l_host_waits(lua_State *L) {
+  size_t pending;
+  long waits;
+  ga_pool_test_counts(checkhost(L, "_waits")->p, &pending, &waits);
+  lua_pushinteger(L, (lua_Integer)waits);
+  return 1;
+}
+
+/* ===================================================================== */
+/* module functions                                                      */
+/* ===================================================================== */
+
+/* A new object in its harmless state (no pool yet) */
+static lpool *push_pool(lua_State *L, int kind) {
+  lpool *u = (lpool *)lua_newuserdatauv(L, sizeof *u, 1);
+  memset(u, 0, sizeof *u);
+  u->kind = kind;
+  luaL_setmetatable(L, GA_POOL_MT);
+  return u;
+}
+
+/* One object per device and state, so the same pool compares equal */
+static int l_get_default_memory_pool(lua_State *L) {
+  int dev = ga_ctx(L)->device;
+  ga_pool *p = ga_pool_default(dev);
+  if (!p) return ga_error(L, "get_default_memory_pool: no pool for device %d", dev);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &objs_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &objs_key);
+  }
+  if (lua_rawgeti(L, -1, dev) == LUA_TUSERDATA) return 1;
+  lua_pop(L, 1);
+  push_pool(L, K_DEFAULT)->p = p;
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, dev);
+  return 1;
+}
+
+/* ga.MemoryPool(): a pool of its own (per device, made on first use); its
+** memory goes back to CUDA when the object and its last block are gone */
+static int l_memory_pool(lua_State *L) {
+  push_pool(L, K_OWNED);
+  return 1;
+}
+
+/* ga.MemoryAsyncPool(): cudaMallocAsync / cudaFreeAsync on the current
+** stream, from the device's current CUDA memory pool */
+static int l_memory_async_pool(lua_State *L) {
+  push_pool(L, K_ASYNC);
+  return 1;
+}
+
+/* Test only: a pool of host memory, same logic, no CUDA call */
+static int l_host_pool(lua_State *L) {
+  lpool *u = push_pool(L, K_HOST);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
+  u->p = ga_pool_new_host();
+  if (!u->p) return ga_error(L, "_host_pool: out of host memory");
+  return 1;
+}
+
+/* set_allocator(pool): this state's arrays come from pool (per device);
+** nil restores the default pool */
+static int l_set_allocator(lua_State *L) {
+  ga_state *ctx = ga_ctx(L);
+  if (!lua_isnoneornil(L, 1)) {
+    lpool *u = (lpool *)luaL_testudata(L, 1, GA_POOL_MT);
+    if (!u) ga_error(L, "set_allocator: expected a memory pool or nil, got %s", luaL_typename(L, 1));
+    if (u->kind == K_HOST) ga_error(L, "set_allocator: the host test pool cannot hold arrays");
+  }
+  lua_settop(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &alloc_key);
+  ctx->pool = NULL;   /* resolved again at the next allocation */
+  return 0;
+}
+
+/* get_allocator() -> the pool set_allocator chose, or the default pool */
+static int l_get_allocator(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &alloc_key) == LUA_TUSERDATA) return 1;
+  lua_pop(L, 1);
+  return l_get_default_memory_pool(L);
+}
+
+static const luaL_Reg pool_methods[] = {
+  {"used_bytes", l_used_bytes},
+  {"total_bytes", l_total_bytes},
+  {"free_bytes", l_free_bytes},
+  {"n_free_blocks", l_n_free_blocks},
+  {"free_all_blocks", l_free_all_blocks},
+  {"set_limit", l_set_limit},
+  {"get_limit", l_get_limit},
+  {"_alloc", l_host_alloc},
+  {"_free", l_host_free},
+  {"_ptr", l_host_ptr},
+  {"_size", l_host_size},
+  {"_work", l_host_work},
+  {"_finish", l_host_finish},
+  {"_live", l_host_live},
+  {"_retire", l_host_retire},
+  {"_bump", l_host_bump},
+  {"_pending", l_host_pending},
+  {"_waits", l_host_waits},
+  {NULL, NULL}
+};
+
+static const luaL_Reg pool_meta[] = {
+  {"__gc", l_pool_gc},
+  {"__tostring", l_pool_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg pool_funcs[] = {
+  {"get_default_memory_pool", l_get_default_memory_pool},
+  {"MemoryPool", l_memory_pool},
+  {"MemoryAsyncPool", l_memory_async_pool},
+  {"set_allocator", l_set_allocator},
+  {"get_allocator", l_get_allocator},
+  {"_host_pool", l_host_pool},
+  {NULL, NULL}
+};
+
+void ga_open_pool(lua_State *L) {
+  if (luaL_newmetatable(L, GA_POOL_MT)) {   /* idempotent: busted reopens the module */
+    ga_setfuncs(L, pool_meta);
+    lua_newtable(L);
+    ga_setfuncs(L, pool_methods);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+  ga_setfuncs(L, pool_funcs);
+}

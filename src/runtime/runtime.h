@@ -1,0 +1,200 @@
+/*
+** runtime.h: CUDA at run time. Lazy initialisation and devices, driver
+** entry points and launches, streams and events, the memory pools.
+*/
+#ifndef GA_RUNTIME_H
+#define GA_RUNTIME_H
+
+#include "core/core.h"
+
+/* ===================================================================== */
+/* cuda.c: lazy initialisation and devices                               */
+/* ===================================================================== */
+
+int ga_device_count(void);                 /* 0 when no driver/device (never raises) */
+/* Make sure CUDA is initialised and ctx->device is current on this thread;
+** raises a clear error when there is no device. Cheap after the first call. */
+void ga_device_enter(lua_State *L, ga_state *ctx);
+int ga_device_arch(int device);            /* major*10+minor, e.g. 90 */
+/* Cached properties used on hot paths */
+typedef struct {
+  int sm_count;
+  int max_threads_per_block;
+  int max_grid[3];
+  int max_block[3];
+  size_t shared_per_block;
+  size_t shared_per_block_optin;
+  int warp_size;
+  int arch;
+} ga_devinfo;
+const ga_devinfo *ga_device_info(lua_State *L, int device);
+
+/* ===================================================================== */
+/* pool.c: the device memory pool                                        */
+/* ===================================================================== */
+
+/* A refcounted device allocation. Arrays and views hold references; the
+** memory goes back to its pool when the last one is released. */
+typedef struct ga_block ga_block;
+struct ga_block {
+  void *ptr;
+  size_t size;            /* bytes usable (rounded) */
+  atomic_int refs;
+  int device;
+  cudaStream_t stream;    /* the stream it was allocated on */
+  ga_pool *pool;          /* owner, NULL for wrapped host-owned memory */
+  /* wrapped memory (ga_wrap): called when the last reference goes */
+  void (*release)(void *ctx, void *ptr);
+  void *release_ctx;
+  void *priv;             /* the pool's bookkeeping */
+};
+
+/* The default pool of a device (process-wide, created on first use) */
+ga_pool *ga_pool_default(int device);
+/* Allocate nbytes on stream s. On failure: empties cached blocks, asks the
+** Lua collector for a full cycle, retries, then raises
+** "gpuarray: out of device memory (requested N bytes, pool holds M)".
+** Steps the collector in proportion to the bytes handed out. */
+ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes);
+void ga_block_retain(ga_block *b);
+void ga_block_release(ga_block *b);        /* never raises */
+
+typedef struct {
+  size_t used_bytes, total_bytes, free_bytes, n_free_blocks, limit;
+} ga_pool_stats;
+void ga_pool_get_stats(ga_pool *p, ga_pool_stats *st);
+void ga_pool_free_all(ga_pool *p);
+void ga_pool_set_limit(ga_pool *p, size_t limit);   /* 0: no limit */
+/* Plain allocation without the Lua side (NULL on failure) */
+ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s);
+
+
+static inline dim3 dim3_make(unsigned x, unsigned y, unsigned z) {
+  dim3 d;
+  d.x = x; d.y = y; d.z = z;
+  return d;
+}
+
+/* launch.c: a driver function through the runtime's entry points (the
+** module links no libcuda); NULL when unavailable */
+void *ga_driver_entry(const char *name);
+/* the driver's cuLaunchKernel through those entry points (NULL / 0 when
+** unavailable) */
+CUfunction ga_driver_function(cudaKernel_t k);
+int ga_driver_launch(CUfunction fn, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s);
+
+/* A launch with its error checked ("gpuarray: <what>: launch failed: ...") */
+void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 block,
+               void **args, size_t shmem, cudaStream_t stream);
+
+
+/* ===================================================================== */
+/* stream.c: ga.Stream, ga.Event, the current stream                     */
+/* ===================================================================== */
+
+#define GA_STREAM_MT "gpuarray.Stream"
+#define GA_EVENT_MT "gpuarray.Event"
+
+typedef struct {
+  cudaStream_t s;       /* NULL: the legacy default stream (Stream.null) */
+  int device;           /* -1 for Stream.null: it exists on every device */
+  int non_blocking;
+  int priority;
+  int owned;            /* created here: destroyed by destroy/__gc/__close */
+  int alive;
+} ga_stream;
+
+typedef struct {
+  cudaEvent_t e;
+  int device;
+  int timing, blocking;
+  int recorded;
+} ga_event;
+
+ga_stream *ga_tostream(lua_State *L, int idx);   /* NULL when not a Stream */
+ga_event *ga_toevent(lua_State *L, int idx);     /* NULL when not an Event */
+
+/* The CUDA stream of the Stream object at idx; raises for anything else, a
+** destroyed stream or one of another device than ctx->device */
+cudaStream_t ga_checkstream(lua_State *L, ga_state *ctx, int idx, const char *fname);
+
+/* The `stream` field of the options table at opts_idx (none, nil or no such
+** field: ctx->stream). A stream other than the current one is reported to
+** the pool (ga_pool_streams_changed), so memory used there is released
+** safely: call it before queuing the work. */
+cudaStream_t ga_opt_stream(lua_State *L, ga_state *ctx, int opts_idx, const char *fname);
+
+/* Push the current Stream object (Stream.null when none was chosen) */
+void ga_push_current_stream(lua_State *L, ga_state *ctx);
+
+/* Make device current for this state (device.c's Device:use): the current
+** stream is remembered per device, so switching back restores it. */
+void ga_stream_switch_device(lua_State *L, ga_state *ctx, int device);
+
+void ga_open_stream(lua_State *L);
+
+/* ===================================================================== */
+/* device.c: ga.Device                                                   */
+/* ===================================================================== */
+
+#define GA_DEVICE_MT "gpuarray.Device"
+
+/* The device id of a Device object or an integer at idx; raises for an id
+** that does not exist */
+int ga_checkdevice(lua_State *L, int idx, const char *fname);
+
+void ga_open_device(lua_State *L);
+
+/* ===================================================================== */
+/* pool objects and the pool's stream hooks (pool.c, poolobj.c)          */
+/* ===================================================================== */
+
+#define GA_POOL_MT "gpuarray.MemoryPool"
+
+/* The pool behind the Lua pool object at idx for the current device (made
+** on demand for ga.MemoryPool / ga.MemoryAsyncPool objects); NULL when the
+** value is no pool object. */
+ga_pool *ga_topool(lua_State *L, int idx);
+
+int ga_pool_device(const ga_pool *p);
+int ga_pool_is_async(const ga_pool *p);
+
+/* ---- streams (stream.c calls these) -----------------------------------
+** A chunk released with no stream change anywhere since it was handed out
+** goes straight back to its stream's free list (the common case costs one
+** compare). Otherwise it may have been used on other streams: the pool
+** records an event on every live stream of the device and keeps the chunk
+** out of the free lists until they complete. */
+
+/* A lua_State's current stream changed, or an operation was queued on a
+** stream other than the current one (an explicit `stream=` option). */
+void ga_pool_streams_changed(void);
+/* A stream was created / is about to be destroyed (before
+** cudaStreamDestroy: its queued work is fenced with an event so that its
+** chunks are reused only after that work passed them). */
+void ga_pool_stream_created(int device, cudaStream_t s);
+void ga_pool_stream_destroyed(int device, cudaStream_t s);
+
+/* ---- pools that Lua objects own --------------------------------------- */
+ga_pool *ga_pool_new_device(int device);    /* ga.MemoryPool(), one per device */
+ga_pool *ga_pool_new_async(int device);     /* ga.MemoryAsyncPool() */
+ga_pool *ga_pool_new_host(void);            /* core._host_pool() */
+/* The owning object is gone: the pool is destroyed as soon as no block of it
+** is in use (blocks keep their pool alive). A host test pool goes at once. */
+void ga_pool_release_owner(ga_pool *p);
+
+/* ---- host test pool hooks (fake streams 0..63, fake events) ------------ */
+#define GA_POOL_TEST_STREAMS 64
+void ga_pool_test_work(ga_pool *p, int sid);     /* queue one unit of work on sid */
+/* sid's first upto units of work done (upto < 0: all of it) */
+void ga_pool_test_finish(ga_pool *p, int sid, long upto);
+void ga_pool_test_live(ga_pool *p, int sid, int live);
+void ga_pool_test_retire(ga_pool *p, int sid);   /* stream sid destroyed */
+void ga_pool_test_bump(ga_pool *p);              /* a stream switch, for this pool only */
+/* chunks waiting for events; cross-stream waits issued so far */
+void ga_pool_test_counts(ga_pool *p, size_t *pending, long *waits);
+
+void ga_open_pool(lua_State *L);
+void ga_open_cuda(lua_State *L);
+
+#endif
