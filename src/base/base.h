@@ -61,6 +61,17 @@ int ga_error(lua_State *L, const char *fmt, ...);
 /* Raise "gpuarray: <what>: <cudaErrorName> (<string>)" unless err is success */
 void ga_cuda_check(lua_State *L, cudaError_t err, const char *what);
 
+/* The libraries whose status codes errors name (NVRTC's are in compile/) */
+typedef enum {
+  GA_DOM_CUDA, GA_DOM_NVRTC, GA_DOM_CUBLAS, GA_DOM_CUSOLVER, GA_DOM_CUFFT, GA_DOM_CURAND,
+  GA_DOM_CUSPARSE, GA_DOM_NCCL, GA_NDOMAINS
+} ga_domain;
+/* "CUBLAS_STATUS_INVALID_VALUE", or NULL for an unknown code */
+const char *ga_status_name(ga_domain dom, int status);
+/* Raise "gpuarray: <what>: <status name>" unless status is 0 (success in
+** every domain) */
+void ga_status_check(lua_State *L, ga_domain dom, int status, const char *what);
+
 
 /* Fixed-size growable string buffer for code generation (buf.c) */
 typedef struct {

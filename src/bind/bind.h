@@ -5,6 +5,6 @@
 #ifndef GA_BIND_H
 #define GA_BIND_H
 
-#include "engine/engine.h"
+#include "libs/libs.h"
 
 #endif

@@ -1,0 +1,59 @@
+/*
+** blas.c: cuBLAS through the handle home. The library's description, and
+** the first call made through it: a dot product of two contiguous float32
+** or float64 vectors into a 0-d array, the result written on the device
+** (pointer mode device: no synchronisation).
+*/
+#include <cublas_v2.h>
+
+#include "libs/libs.h"
+
+static int blas_create(void **h) { return (int)cublasCreate((cublasHandle_t *)h); }
+static int blas_destroy(void *h) { return (int)cublasDestroy((cublasHandle_t)h); }
+static int blas_set_stream(void *h, cudaStream_t s) {
+  int st = (int)cublasSetStream((cublasHandle_t)h, s);
+  /* results of reductions (dot, nrm2) stay on the device */
+  return st ? st : (int)cublasSetPointerMode((cublasHandle_t)h, CUBLAS_POINTER_MODE_DEVICE);
+}
+
+const ga_libdesc ga_cublas = {"cuBLAS", GA_DOM_CUBLAS, blas_create, blas_destroy, blas_set_stream};
+
+/* core._blas_dot(x, y) -> 0-d array: x . y for contiguous 1-D float32 or
+** float64 vectors of one dtype */
+static int l_blas_dot(lua_State *L) {
+  ga_state *ctx = ga_ctx(L);
+  ga_array *x = ga_checkarray(L, 1), *y = ga_checkarray(L, 2);
+  if (x->dtype != y->dtype || (x->dtype != GA_FLOAT32 && x->dtype != GA_FLOAT64))
+    ga_error(L, "_blas_dot: float32 or float64 vectors of one dtype, got %s and %s", ga_dtypes[x->dtype].name,
+             ga_dtypes[y->dtype].name);
+  if (x->ndim != 1 || y->ndim != 1 || x->size != y->size)
+    ga_error(L, "_blas_dot: vectors of one length, got shapes %s and %s", ga_shape_str(L, x->ndim, x->shape),
+             ga_shape_str(L, y->ndim, y->shape));
+  if (x->size > 0x7fffffff) ga_error(L, "_blas_dot: vectors longer than 2^31 - 1");
+  ga_check_device(L, ctx, x, "_blas_dot");
+  ga_check_device(L, ctx, y, "_blas_dot");
+  int64_t isz = ga_dtypes[x->dtype].itemsize;
+  ga_array *r = ga_new_array(L, ctx, x->dtype, 0, NULL);
+  cublasHandle_t h = (cublasHandle_t)ga_lib_handle(L, ctx, &ga_cublas, ctx->stream);
+  int n = (int)x->size, incx = (int)(x->strides[0] / isz), incy = (int)(y->strides[0] / isz);
+  if (n == 0) {
+    ga_value zero = {0};
+    ga_fill(L, ctx, r, &zero);
+    return 1;
+  }
+  int st = x->dtype == GA_FLOAT32
+               ? (int)cublasSdot(h, n, (const float *)x->data, incx, (const float *)y->data, incy, (float *)r->data)
+               : (int)cublasDdot(h, n, (const double *)x->data, incx, (const double *)y->data, incy,
+                                 (double *)r->data);
+  ga_lib_check(L, &ga_cublas, st, x->dtype == GA_FLOAT32 ? "_blas_dot: cublasSdot" : "_blas_dot: cublasDdot");
+  return 1;
+}
+
+static const luaL_Reg blas_funcs[] = {
+  {"_blas_dot", l_blas_dot},
+  {NULL, NULL}
+};
+
+void ga_open_blas(lua_State *L) {
+  ga_setfuncs(L, blas_funcs);
+}

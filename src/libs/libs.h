@@ -1,0 +1,42 @@
+/*
+** libs.h: the CUDA libraries (cuBLAS, cuSOLVER, cuFFT, cuRAND, cuSPARSE;
+** NCCL later, loaded on first use). Every library reaches its handle the
+** same way: one handle per library, device and Lua state (a lua_State runs
+** on one thread at a time, so a handle is never used by two threads at
+** once), created on first use, bound to the current stream before each
+** call, destroyed with the state. Status codes become gpuarray errors
+** naming the call (base/errors.c has the names); workspaces come from the
+** memory pool as ordinary arrays, so the collector frees them on any error.
+*/
+#ifndef GA_LIBS_H
+#define GA_LIBS_H
+
+#include "engine/engine.h"
+
+/* What the handle home needs to know of one library. Status 0 is success
+** in every library. */
+typedef struct {
+  const char *name;                         /* "cuBLAS": error messages */
+  ga_domain domain;                         /* its status names */
+  int (*create)(void **handle);
+  int (*destroy)(void *handle);
+  int (*set_stream)(void *handle, cudaStream_t s);   /* NULL: the library has no stream */
+} ga_libdesc;
+
+/* The library's handle for ctx's current device in this Lua state, bound
+** to stream (the current stream: ctx->stream). The device is entered. */
+void *ga_lib_handle(lua_State *L, ga_state *ctx, const ga_libdesc *lib, cudaStream_t stream);
+
+/* Raise "gpuarray: <call>: <status name>" unless status is 0 */
+#define ga_lib_check(L, lib, status, call) ga_status_check((L), (lib)->domain, (int)(status), (call))
+
+/* A workspace of nbytes from the pool, pushed as a uint8 array (released
+** by the collector, or at once with ga_array_release). NULL for 0 bytes
+** (nothing pushed then either: the stack is left as it was). */
+void *ga_lib_workspace(lua_State *L, ga_state *ctx, size_t nbytes);
+
+/* blas.c */
+extern const ga_libdesc ga_cublas;
+void ga_open_blas(lua_State *L);
+
+#endif
