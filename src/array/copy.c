@@ -21,32 +21,6 @@
 /* kernels                                                               */
 /* ===================================================================== */
 
-typedef struct {
-  char tag[4];            /* "cflt", "cstr", "ctil", "fflt", "fstr", "aran" */
-  uint8_t out, in, v, nd, idx64, pad[3];
-  int32_t arch;
-} copy_key;
-
-static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, copy_key *key, const char *wrapper) {
-  key->arch = ga_device_arch(ctx->device);
-  cudaKernel_t k = ga_kcache_get(key, sizeof *key);
-  if (k) return k;
-  ga_buf b;
-  ga_buf_init(&b);
-  ga_buf_add(&b, ga_kernel_source("common"));
-  ga_buf_add(&b, ga_kernel_source("copy"));
-  ga_buf_add(&b, wrapper);
-  /* the buffer must not leak if compiling raises: keep it in a Lua string */
-  lua_pushlstring(L, b.s, b.len);
-  ga_buf_free(&b);
-  size_t len;
-  const char *src = lua_tolstring(L, -1, &len);
-  ga_program *p = ga_program_get(L, ctx, "copy", src, len, 0, NULL, 0, NULL);
-  k = ga_program_kernel(L, p, "k");
-  lua_pop(L, 1);
-  ga_kcache_put(key, sizeof *key, k);
-  return k;
-}
 
 static const char *ct(int t) { return ga_dtypes[t].ctype; }
 
@@ -93,6 +67,30 @@ static void wrapper(char *w, size_t cap, const char *name, int kind, int tout, i
   }
 }
 
+/* A copy.cuh instantiation, written only when the memo misses */
+typedef struct {
+  ga_tkreq req;
+  int kind, tout, tin, v, nd, idx64;
+} copy_src;
+
+static void write_copy(const ga_tkreq *req, ga_buf *b) {
+  const copy_src *c = (const copy_src *)req;
+  char w[640];
+  wrapper(w, sizeof w, "k", c->kind, c->tout, c->tin, c->v, c->nd, c->idx64);
+  ga_buf_add(b, w);
+}
+
+static const char *const copy_parts[] = {"common", "copy", NULL};
+
+static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, int kind, int tout, int tin, int v, int nd,
+                               int idx64) {
+  /* the key: what the wrapper instantiates (ga_tkernel adds the device) */
+  const uint8_t key[8] = {'c', 'p', (uint8_t)kind, (uint8_t)tout, (uint8_t)tin, (uint8_t)v, (uint8_t)nd,
+                          (uint8_t)idx64};
+  copy_src c = {{"copy", copy_parts, write_copy, NULL, NULL, 0, NULL}, kind, tout, tin, v, nd, idx64};
+  return ga_tkernel(L, ctx, key, sizeof key, &c.req);
+}
+
 static unsigned grid_for(lua_State *L, ga_state *ctx, int64_t work) {
   int64_t blocks = (work + THREADS - 1) / THREADS;
   int64_t cap = (int64_t)ga_device_info(L, ctx->device)->sm_count * 64;
@@ -117,10 +115,7 @@ static void copy_flat(lua_State *L, ga_state *ctx, int tout, void *dst, int tin,
                       int64_t n) {
   int v = pick_vec(dst, ga_dtypes[tout].itemsize, src, ga_dtypes[tin].itemsize, n);
   int idx64 = n >= ((int64_t)1 << 31) - 16;
-  copy_key key = {{'c', 'f', 'l', 't'}, (uint8_t)tout, (uint8_t)tin, (uint8_t)v, 1, (uint8_t)idx64, {0}, 0};
-  char w[640];
-  wrapper(w, sizeof w, "k", K_FLAT, tout, tin, v, 1, idx64);
-  cudaKernel_t k = get_kernel(L, ctx, &key, w);
+  cudaKernel_t k = get_kernel(L, ctx, K_FLAT, tout, tin, v, 1, idx64);
   int64_t threads_needed = (n + v - 1) / v;
   unsigned grid = (unsigned)((threads_needed + THREADS - 1) / THREADS);
   uint64_t n64 = (uint64_t)n;
@@ -137,10 +132,7 @@ static void copy_strided(lua_State *L, ga_state *ctx, int tout, void *dst, int t
   ga_ixbuf ix;
   if (idx64) ga_pack_indexer64(&ix, nd, shape, 2, strides);
   else ga_pack_indexer32(&ix, nd, shape, 2, strides);
-  copy_key key = {{'c', 's', 't', 'r'}, (uint8_t)tout, (uint8_t)tin, 0, (uint8_t)nd, (uint8_t)idx64, {0}, 0};
-  char w[640];
-  wrapper(w, sizeof w, "k", K_STRIDED, tout, tin, 0, nd, idx64);
-  cudaKernel_t k = get_kernel(L, ctx, &key, w);
+  cudaKernel_t k = get_kernel(L, ctx, K_STRIDED, tout, tin, 0, nd, idx64);
   uint64_t n64 = (uint64_t)n;
   uint32_t n32 = (uint32_t)n;
   void *args[] = {&dst, &src, ix.bytes, idx64 ? (void *)&n64 : (void *)&n32};
@@ -169,10 +161,7 @@ static int copy_tiled(lua_State *L, ga_state *ctx, int tout, void *dst, int tin,
   /* strides in elements (all are multiples of the itemsize here) */
   if (d0 % osz || db % osz || s1 % isz || sb % isz) return 0;
   d0 /= osz; d1 /= osz; db /= osz; s0 /= isz; s1 /= isz; sb /= isz;
-  copy_key key = {{'c', 't', 'i', 'l'}, (uint8_t)tout, (uint8_t)tin, 0, 0, 1, {0}, 0};
-  char w[640];
-  wrapper(w, sizeof w, "k", K_TILED, tout, tin, 0, 2, 1);
-  cudaKernel_t k = get_kernel(L, ctx, &key, w);
+  cudaKernel_t k = get_kernel(L, ctx, K_TILED, tout, tin, 0, 2, 1);
   int64_t t0 = (n0 + 31) / 32, t1 = (n1 + 31) / 32;
   dim3 grid = dim3_make((unsigned)(t1 < 0x7fffffff ? t1 : 0x7fffffff),
                         (unsigned)(t0 < 65535 ? t0 : 65535), (unsigned)(nb < 65535 ? nb : 65535));
@@ -262,10 +251,7 @@ void ga_fill(lua_State *L, ga_state *ctx, ga_array *dst, const ga_value *v) {
     int64_t n = shape[0];
     int vec = pick_vec(ptr, (int)isz, ptr, (int)isz, n);
     int idx64 = n >= ((int64_t)1 << 31) - 16;
-    copy_key key = {{'f', 'f', 'l', 't'}, (uint8_t)t, 0, (uint8_t)vec, 1, (uint8_t)idx64, {0}, 0};
-    char w[640];
-    wrapper(w, sizeof w, "k", K_FILL_FLAT, t, t, vec, 1, idx64);
-    cudaKernel_t k = get_kernel(L, ctx, &key, w);
+    cudaKernel_t k = get_kernel(L, ctx, K_FILL_FLAT, t, t, vec, 1, idx64);
     int64_t threads_needed = (n + vec - 1) / vec;
     unsigned grid = (unsigned)((threads_needed + THREADS - 1) / THREADS);
     uint64_t n64 = (uint64_t)n;
@@ -280,10 +266,7 @@ void ga_fill(lua_State *L, ga_state *ctx, ga_array *dst, const ga_value *v) {
   ga_ixbuf ix;
   if (idx64) ga_pack_indexer64(&ix, nd, shape, 1, strides);
   else ga_pack_indexer32(&ix, nd, shape, 1, strides);
-  copy_key key = {{'f', 's', 't', 'r'}, (uint8_t)t, 0, 0, (uint8_t)nd, (uint8_t)idx64, {0}, 0};
-  char w[640];
-  wrapper(w, sizeof w, "k", K_FILL_STRIDED, t, t, 0, nd, idx64);
-  cudaKernel_t k = get_kernel(L, ctx, &key, w);
+  cudaKernel_t k = get_kernel(L, ctx, K_FILL_STRIDED, t, t, 0, nd, idx64);
   uint64_t n64 = (uint64_t)n;
   uint32_t n32 = (uint32_t)n;
   ga_value val = *v;
@@ -302,10 +285,7 @@ void ga_arange_fill(lua_State *L, ga_state *ctx, ga_array *dst, double start, do
   ga_device_enter(L, ctx);
   int t = dst->dtype;
   int as_int = use_int;
-  copy_key key = {{'a', 'r', 'a', 'n'}, (uint8_t)t, 0, 0, 0, 1, {0}, 0};
-  char w[640];
-  wrapper(w, sizeof w, "k", K_ARANGE, t, t, 0, 1, 1);
-  cudaKernel_t k = get_kernel(L, ctx, &key, w);
+  cudaKernel_t k = get_kernel(L, ctx, K_ARANGE, t, t, 0, 1, 1);
   void *ptr = dst->data;
   long long n = dst->size;
   int pin = exact_last;

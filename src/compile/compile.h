@@ -27,11 +27,31 @@ cudaKernel_t ga_program_kernel(lua_State *L, ga_program *p, const char *name);
 int ga_compile_for_arch(lua_State *L, const char *what, const char *src, size_t srclen,
                         int nopts, const char *const *opts, int arch, size_t *binsize);
 
-/* kcache.c: the engines' memo, key bytes -> kernel. Keys say what was
-** generated (engine tag, dtypes, variant) and must include the device arch. */
+/* kcache.c: the memo of template kernels (copy, gather, scan, mask,
+** reduction), keyed by a few bytes that say what was generated; lookups take
+** no lock. */
 #define GA_KKEY_MAX 96
 cudaKernel_t ga_kcache_get(const void *key, size_t len);    /* NULL on a miss */
 void ga_kcache_put(const void *key, size_t len, cudaKernel_t k);
+
+/* How to write a template kernel's source, asked only on a miss: the
+** embedded sources named in parts (NULL-terminated, may be NULL), then
+** whatever write appends (the instantiating wrapper or generated code).
+** Engines embed this struct first in their own, to pass their parameters
+** to write. */
+typedef struct ga_tkreq ga_tkreq;
+struct ga_tkreq {
+  const char *what;                 /* names the caller in compile errors */
+  const char *const *parts;
+  void (*write)(const ga_tkreq *req, ga_buf *b);
+  const char *kname, *ksuffix;      /* the entry point: kname..ksuffix ("k" when NULL) */
+  int nopts;
+  const char *const *opts;          /* NVRTC options */
+};
+
+/* The kernel named by key on ctx's current device: memoised, or written,
+** compiled (through the program caches) and memoised now. */
+cudaKernel_t ga_tkernel(lua_State *L, ga_state *ctx, const void *key, size_t keylen, const ga_tkreq *req);
 
 /* Built-in kernel sources embedded at build time (kernels/ *.cuh, see
 ** tools/embed.lua): NULL when no such file */

@@ -1,9 +1,16 @@
 /*
-** kcache.c: the engines' memo of compiled kernels, keyed by a few bytes that
-** say what was generated (engine, dtypes, variant, arch) rather than by the
-** source text. A hit costs one hash of the key and one lock: the generated
-** source is built, hashed and looked up in compile.c only on a miss.
-** Process-wide, shared by every lua_State; entries live until exit.
+** kcache.c: the one way every template engine (copy, gather, scan, mask,
+** reduction) gets its kernels. A kernel is named by a few key bytes that
+** say what was generated (engine tag, dtypes, variant), to which the device
+** is added here; the source is written only on a miss, then compiled (or
+** found in the program caches, compile/program.c) and memoised.
+**
+** The memo is process-wide and read without a lock: several lua_States on
+** threads hit it on every launch. Entries are immutable and never freed;
+** the table is an array of atomic pointers, replaced (never modified in
+** place) when it grows, so a reader holding an old table still reads valid
+** entries. Writers take a mutex. A reader racing a writer may miss an entry
+** that is being added and take the slow path, which finds it under the lock.
 */
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,69 +21,107 @@
 typedef struct {
   uint64_t hash;
   cudaKernel_t kernel;
-  uint8_t len;
-  unsigned char key[GA_KKEY_MAX];
+  size_t len;
+  unsigned char key[];
 } entry;
 
+typedef struct {
+  size_t cap;                 /* a power of two */
+  size_t count;               /* written under the lock */
+  _Atomic(entry *) slot[];
+} table;
+
+static _Atomic(table *) current;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static entry *table;
-static size_t cap, count;
 
 static uint64_t hash_key(const void *key, size_t len) {
-  const unsigned char *p = key;
-  uint64_t h = 0xcbf29ce484222325ull;           /* FNV-1a, then a final mix */
-  for (size_t i = 0; i < len; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-  h ^= h >> 33; h *= 0xff51afd7ed558ccdull; h ^= h >> 33;
-  return h | 1;                                 /* 0 marks an empty slot */
+  return ga_hash64(key, len, 0x6b6361636865ull) | 1;   /* never 0 */
 }
 
-static entry *find(uint64_t h, const void *key, size_t len) {
-  if (!cap) return NULL;
-  for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
-    entry *e = &table[i];
-    if (!e->hash) return e;
+static entry *probe(table *t, uint64_t h, const void *key, size_t len, size_t *empty) {
+  for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+    entry *e = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+    if (!e) {
+      if (empty) *empty = i;
+      return NULL;
+    }
     if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) return e;
   }
 }
 
 cudaKernel_t ga_kcache_get(const void *key, size_t len) {
-  uint64_t h = hash_key(key, len);
-  pthread_mutex_lock(&lock);
-  entry *e = find(h, key, len);
-  cudaKernel_t k = e && e->hash ? e->kernel : NULL;
-  pthread_mutex_unlock(&lock);
-  return k;
+  table *t = atomic_load_explicit(&current, memory_order_acquire);
+  if (!t) return NULL;
+  entry *e = probe(t, hash_key(key, len), key, len, NULL);
+  return e ? e->kernel : NULL;
 }
 
-static int grow(void) {
-  size_t ncap = cap ? 2 * cap : 256;
-  entry *nt = calloc(ncap, sizeof *nt);
-  if (!nt) return 0;
-  entry *old = table;
-  size_t ocap = cap;
-  table = nt;
-  cap = ncap;
-  for (size_t i = 0; i < ocap; i++)
-    if (old[i].hash) *find(old[i].hash, old[i].key, old[i].len) = old[i];
-  free(old);
-  return 1;
+static table *table_new(size_t cap) {
+  table *t = calloc(1, sizeof(table) + cap * sizeof(_Atomic(entry *)));
+  if (t) t->cap = cap;
+  return t;
+}
+
+/* Under the lock: a table with room for one more entry (old tables stay
+** allocated: readers may still hold them) */
+static table *room(void) {
+  table *t = atomic_load_explicit(&current, memory_order_relaxed);
+  if (t && (t->count + 1) * 2 <= t->cap) return t;
+  table *nt = table_new(t ? 2 * t->cap : 256);
+  if (!nt) return NULL;
+  for (size_t i = 0; t && i < t->cap; i++) {
+    entry *e = atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+    size_t at;
+    if (e && !probe(nt, e->hash, e->key, e->len, &at)) {
+      atomic_store_explicit(&nt->slot[at], e, memory_order_relaxed);
+      nt->count++;
+    }
+  }
+  atomic_store_explicit(&current, nt, memory_order_release);
+  return nt;
 }
 
 void ga_kcache_put(const void *key, size_t len, cudaKernel_t k) {
-  if (len > GA_KKEY_MAX) return;
   uint64_t h = hash_key(key, len);
   pthread_mutex_lock(&lock);
-  if ((count + 1) * 2 > cap && !grow()) {
-    pthread_mutex_unlock(&lock);
-    return;                                     /* not cached: only slower */
+  table *t = room();
+  size_t at;
+  if (t && !probe(t, h, key, len, &at)) {
+    entry *e = malloc(sizeof(entry) + len);
+    if (e) {                                      /* else not memoised: only slower */
+      e->hash = h;
+      e->kernel = k;
+      e->len = len;
+      memcpy(e->key, key, len);
+      t->count++;
+      atomic_store_explicit(&t->slot[at], e, memory_order_release);
+    }
   }
-  entry *e = find(h, key, len);
-  if (!e->hash) {
-    e->hash = h;
-    e->len = (uint8_t)len;
-    memcpy(e->key, key, len);
-    count++;
-  }
-  e->kernel = k;
   pthread_mutex_unlock(&lock);
+}
+
+cudaKernel_t ga_tkernel(lua_State *L, ga_state *ctx, const void *key, size_t keylen, const ga_tkreq *req) {
+  unsigned char full[GA_KKEY_MAX + 2 * sizeof(int32_t)];
+  if (keylen > GA_KKEY_MAX) ga_error(L, "%s: kernel key of %d bytes is too long", req->what, (int)keylen);
+  int32_t dev[2] = {ctx->device, ga_device_arch(ctx->device)};
+  memcpy(full, key, keylen);
+  memcpy(full + keylen, dev, sizeof dev);
+  size_t len = keylen + sizeof dev;
+  cudaKernel_t k = ga_kcache_get(full, len);
+  if (k) return k;
+  ga_buf b;
+  ga_buf_init(&b);
+  for (int i = 0; req->parts && req->parts[i]; i++) ga_buf_add(&b, ga_kernel_source(req->parts[i]));
+  req->write(req, &b);
+  /* in a Lua string before anything can raise, so a compile error leaks nothing */
+  lua_pushlstring(L, b.s, b.len);
+  ga_buf_free(&b);
+  size_t srclen;
+  const char *src = lua_tolstring(L, -1, &srclen);
+  ga_program *p = ga_program_get(L, ctx, req->what, src, srclen, req->nopts, req->opts, 0, NULL);
+  const char *name = lua_pushfstring(L, "%s%s", req->kname ? req->kname : "k", req->ksuffix ? req->ksuffix : "");
+  k = ga_program_kernel(L, p, name);
+  lua_pop(L, 2);
+  ga_kcache_put(full, len, k);
+  return k;
 }

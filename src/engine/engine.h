@@ -268,14 +268,6 @@ uint32_t ga_red_axes(lua_State *L, int idx, int ndim, const char *fname);
 /* The output shape of a reduction */
 int ga_red_out_shape(int ndim, const int64_t *shape, uint32_t axes, int keepdims, int64_t *out);
 
-/* scan.c: compile (or fetch) a small program: the kernel sources named in
-** parts (NULL-terminated, e.g. "common", "reduction"), then wrapper, which
-** defines the entry point "k"; key ends with 4 bytes that receive the
-** device arch */
-cudaKernel_t ga_scan_kernel(lua_State *L, ga_state *ctx, void *key, size_t keylen, const char *const *parts,
-                            const char *wrapper, int nopts, const char *const *opts, const char *what);
-/* the cached kernel of key (its arch bytes set), or NULL */
-cudaKernel_t ga_scan_lookup(ga_state *ctx, void *key, size_t keylen);
 /* reduction.c: pad an indexer space of nd dims (0..8) to 4 or 8 dims with
 ** outer axes of length 1 (kernels locate elements with ga_red_offsets,
 ** which skips the padding); returns the new count */

@@ -31,11 +31,6 @@ static int force64;
 
 enum { K_GATHER_FLAT, K_GATHER, K_SCATTER, K_PUT, K_GATHER_ROWS };
 
-typedef struct {
-  char tag[4];            /* "gath" */
-  uint8_t kind, t, v, ix, vec, nd, idx64, pad;
-  int32_t arch;
-} gather_key;
 
 static const char *ct(int t) { return ga_dtypes[t].ctype; }
 
@@ -79,35 +74,27 @@ static void wrapper(char *w, size_t cap, const char *name, int kind, int t, int 
   }
 }
 
+/* A gather.cuh instantiation, written only when the memo misses */
+typedef struct {
+  ga_tkreq req;
+  int kind, t, v, ix, vec, nd, idx64;
+} gather_src;
+
+static void write_gather(const ga_tkreq *req, ga_buf *b) {
+  const gather_src *g = (const gather_src *)req;
+  char w[1024];
+  wrapper(w, sizeof w, "k", g->kind, g->t, g->v, g->ix, g->vec, g->nd, g->idx64);
+  ga_buf_add(b, w);
+}
+
+static const char *const gather_parts[] = {"common", "gather", NULL};
+
 static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, int kind, int t, int v, int ix, int vec, int nd,
                                int idx64) {
-  gather_key key;
-  memset(&key, 0, sizeof key);
-  memcpy(key.tag, "gath", 4);
-  key.kind = (uint8_t)kind;
-  key.t = (uint8_t)t;
-  key.v = (uint8_t)v;
-  key.ix = (uint8_t)ix;
-  key.vec = (uint8_t)vec;
-  key.nd = (uint8_t)nd;
-  key.idx64 = (uint8_t)idx64;
-  key.arch = ga_device_arch(ctx->device);
-  cudaKernel_t k = ga_kcache_get(&key, sizeof key);
-  if (k) return k;
-  char w[1024];
-  wrapper(w, sizeof w, "k", kind, t, v, ix, vec, nd, idx64);
-  /* the source lives in a Lua string so that a compile error leaks nothing */
-  lua_pushstring(L, ga_kernel_source("common"));
-  lua_pushstring(L, ga_kernel_source("gather"));
-  lua_pushstring(L, w);
-  lua_concat(L, 3);
-  size_t len;
-  const char *src = lua_tolstring(L, -1, &len);
-  ga_program *p = ga_program_get(L, ctx, "gather", src, len, 0, NULL, 0, NULL);
-  k = ga_program_kernel(L, p, "k");
-  lua_pop(L, 1);
-  ga_kcache_put(&key, sizeof key, k);
-  return k;
+  const uint8_t key[9] = {'g', 'a', (uint8_t)kind, (uint8_t)t, (uint8_t)v, (uint8_t)ix, (uint8_t)vec, (uint8_t)nd,
+                          (uint8_t)idx64};
+  gather_src g = {{"gather", gather_parts, write_gather, NULL, NULL, 0, NULL}, kind, t, v, ix, vec, nd, idx64};
+  return ga_tkernel(L, ctx, key, sizeof key, &g.req);
 }
 
 static unsigned grid_for(lua_State *L, ga_state *ctx, int64_t work) {

@@ -25,9 +25,8 @@ static int aligned16(const void *p) { return (uintptr_t)p % 16 == 0; }
 
 typedef struct {
   char tag[2];
-  uint8_t kind, tf, tv, vec, vec2, nd, idx64, pad[3];
-  int32_t arch;
-} mask_key;
+  uint8_t kind, tf, tv, vec, vec2, nd, idx64;
+} mask_key;   /* ga_tkernel adds the device */
 
 enum { K_COUNT, K_OFFSETS, K_COPY, K_COORDS, K_SCATTER, K_FILL };
 
@@ -75,15 +74,24 @@ static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, in
   }
 }
 
+typedef struct {
+  ga_tkreq req;
+  int kind, tf, tv, vec, vec2, nd, idx64;
+} mask_src;
+
+static void write_mask(const ga_tkreq *req, ga_buf *b) {
+  const mask_src *s = (const mask_src *)req;
+  char w[1024];
+  mask_wrapper(s->kind, s->tf, s->tv, s->vec, s->vec2, s->nd, s->idx64, w, sizeof w);
+  ga_buf_add(b, w);
+}
+
 static cudaKernel_t mask_kernel(lua_State *L, ga_state *ctx, int kind, int tf, int tv, int vec, int vec2, int nd,
                                 int idx64, const char *fname) {
   mask_key key = {{'m', 'k'}, (uint8_t)kind, (uint8_t)tf, (uint8_t)tv, (uint8_t)vec, (uint8_t)vec2, (uint8_t)nd,
-                  (uint8_t)idx64, {0, 0, 0}, 0};
-  cudaKernel_t k = ga_scan_lookup(ctx, &key, sizeof key);
-  if (k) return k;
-  char w[1024];
-  mask_wrapper(kind, tf, tv, vec, vec2, nd, idx64, w, sizeof w);
-  return ga_scan_kernel(L, ctx, &key, sizeof key, mask_parts, w, 0, NULL, fname);
+                  (uint8_t)idx64};
+  mask_src src = {{fname, mask_parts, write_mask, NULL, NULL, 0, NULL}, kind, tf, tv, vec, vec2, nd, idx64};
+  return ga_tkernel(L, ctx, &key, sizeof key, &src.req);
 }
 
 static unsigned tile_grid(lua_State *L, ga_state *ctx, int64_t ntiles) {

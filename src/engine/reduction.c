@@ -361,11 +361,22 @@ static int needs_idx64(const layout *lo, const plan *p) {
 typedef struct {
   char tag[2];
   uint8_t fin, kind, vec, ndk, ndr, idx64;
-  int32_t arch;
-  uint8_t accsel, narg, pad[2];
+  uint8_t accsel, narg, pad[4];
   uint64_t hash;
   uint8_t dtypes[GA_RED_MAXARGS];
 } red_key;
+
+/* The generated program, written only when the memo misses */
+typedef struct {
+  ga_tkreq req;
+  const ga_red_code *code;
+  ga_red_variant v;
+} red_src;
+
+static void write_red(const ga_tkreq *req, ga_buf *b) {
+  const red_src *r = (const red_src *)req;
+  ga_red_generate(r->code, &r->v, b);
+}
 
 /* The main kernel (fin 0) or the one finishing split rows (fin 1) */
 static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, const ga_red_code *code, const plan *p,
@@ -382,29 +393,14 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, const ga_red_code *c
   }
   key.ndk = (uint8_t)p->v.ndk;
   key.idx64 = (uint8_t)p->v.idx64;
-  key.arch = ga_device_arch(ctx->device);
   key.accsel = (uint8_t)accsel;
   key.narg = (uint8_t)code->narg;
   key.hash = code->hash;
   for (int i = 0; i < code->narg; i++) key.dtypes[i] = (uint8_t)(code->arg[i].dtype | (code->arg[i].array << 5));
-  size_t len = offsetof(red_key, dtypes) + (size_t)code->narg;
-  cudaKernel_t k = ga_kcache_get(&key, len);
-  if (k) return k;
-  ga_red_variant v = p->v;
-  v.fin = fin;
-  ga_buf b;
-  ga_buf_init(&b);
-  ga_red_generate(code, &v, &b);
-  lua_pushlstring(L, b.s, b.len);     /* the buffer must not leak if compiling raises */
-  ga_buf_free(&b);
-  size_t srclen;
-  const char *src = lua_tolstring(L, -1, &srclen);
-  ga_program *prog = ga_program_get(L, ctx, code->name, src, srclen, code->nopts, code->opts, 0, NULL);
-  const char *nm = lua_pushfstring(L, "%s%s", code->kname, fin ? "__fin" : "");
-  k = ga_program_kernel(L, prog, nm);
-  lua_pop(L, 2);
-  ga_kcache_put(&key, len, k);
-  return k;
+  red_src src = {{code->name, NULL, write_red, code->kname, fin ? "__fin" : NULL, code->nopts, code->opts}, code,
+                 p->v};
+  src.v.fin = fin;
+  return ga_tkernel(L, ctx, &key, offsetof(red_key, dtypes) + (size_t)code->narg, &src.req);
 }
 
 /* ===================================================================== */

@@ -16,31 +16,6 @@
 static const char *ct(int t) { return ga_dtypes[t].ctype; }
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-cudaKernel_t ga_scan_lookup(ga_state *ctx, void *key, size_t keylen) {
-  int32_t arch = ga_device_arch(ctx->device);
-  memcpy((char *)key + keylen - sizeof arch, &arch, sizeof arch);   /* keys end with the arch */
-  return ga_kcache_get(key, keylen);
-}
-
-cudaKernel_t ga_scan_kernel(lua_State *L, ga_state *ctx, void *key, size_t keylen, const char *const *parts,
-                            const char *wrapper, int nopts, const char *const *opts, const char *what) {
-  cudaKernel_t k = ga_scan_lookup(ctx, key, keylen);
-  if (k) return k;
-  ga_buf b;
-  ga_buf_init(&b);
-  for (int i = 0; parts[i]; i++) ga_buf_add(&b, ga_kernel_source(parts[i]));
-  ga_buf_add(&b, wrapper);
-  lua_pushlstring(L, b.s, b.len);
-  ga_buf_free(&b);
-  size_t len;
-  const char *src = lua_tolstring(L, -1, &len);
-  ga_program *p = ga_program_get(L, ctx, what, src, len, nopts, opts, 0, NULL);
-  k = ga_program_kernel(L, p, "k");
-  lua_pop(L, 1);
-  ga_kcache_put(key, keylen, k);
-  return k;
-}
-
 /* ===================================================================== */
 /* dtypes                                                                */
 /* ===================================================================== */
@@ -137,6 +112,18 @@ static void scan_wrapper(const scan_variant *v, char *w, size_t cap) {
              v->nd, op, ct(v->tin), ct(v->tout), v->nd);
 }
 
+/* The wrapper, written only when the memo misses */
+typedef struct {
+  ga_tkreq req;
+  const scan_variant *v;
+} scan_src;
+
+static void write_scan(const ga_tkreq *req, ga_buf *b) {
+  char w[1024];
+  scan_wrapper(((const scan_src *)req)->v, w, sizeof w);
+  ga_buf_add(b, w);
+}
+
 /* ===================================================================== */
 /* the call                                                              */
 /* ===================================================================== */
@@ -144,8 +131,7 @@ static void scan_wrapper(const scan_variant *v, char *w, size_t cap) {
 typedef struct {
   char tag[2];
   uint8_t op, tin, tout, acc, tiles, vec, k, vin, vout, nd, minb;
-  int32_t arch;
-} scan_key;
+} scan_key;   /* ga_tkernel adds the device */
 
 static int aligned(const void *p, int64_t b) { return (uintptr_t)p % (uintptr_t)b == 0; }
 
@@ -201,13 +187,9 @@ static void run_scan(lua_State *L, ga_state *ctx, int op, const ga_array *x, ga_
     widen(&v, n, nrows, ga_device_info(L, ctx->device)->sm_count);
   }
   scan_key key = {{'s', 'c'}, (uint8_t)op, (uint8_t)v.tin, (uint8_t)v.tout, (uint8_t)acc, (uint8_t)v.tiles,
-                  (uint8_t)v.vec, (uint8_t)v.k, (uint8_t)v.vin, (uint8_t)v.vout, (uint8_t)nd, (uint8_t)v.minb, 0};
-  cudaKernel_t k = ga_scan_lookup(ctx, &key, sizeof key);
-  if (!k) {
-    char w[1024];
-    scan_wrapper(&v, w, sizeof w);
-    k = ga_scan_kernel(L, ctx, &key, sizeof key, scan_parts, w, scan_nopts(&v), nofma, fname);
-  }
+                  (uint8_t)v.vec, (uint8_t)v.k, (uint8_t)v.vin, (uint8_t)v.vout, (uint8_t)nd, (uint8_t)v.minb};
+  scan_src src = {{fname, scan_parts, write_scan, NULL, NULL, scan_nopts(&v), nofma}, &v};
+  cudaKernel_t k = ga_tkernel(L, ctx, &key, sizeof key, &src.req);
   const char *pin = x->data;
   char *pout = out->data;
   if (!v.tiles) {
