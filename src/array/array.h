@@ -136,6 +136,37 @@ void *ga_pinned_data(lua_State *L, int idx);
 void ga_pinned_before(lua_State *L, int idx, cudaStream_t s);
 void ga_pinned_after(lua_State *L, int idx, cudaStream_t s);
 
+/* ===================================================================== */
+/* operand.c: what a Lua value stands for as an operand                  */
+/* ===================================================================== */
+
+enum { GA_OP_NONE, GA_OP_ARRAY, GA_OP_TYPED, GA_OP_WEAK, GA_OP_DTYPE };
+
+typedef struct {
+  int kind;          /* GA_OP_* */
+  int dtype;         /* arrays, typed scalars and dtype specifiers; -1 for weak scalars */
+  char weak;         /* weak scalars (NEP 50): 'b' boolean, 'i' integer, 'f' float, 'c' {re, im} */
+  int idx;           /* its stack index */
+  ga_array *a;       /* GA_OP_ARRAY (freed arrays too: the caller decides) */
+  ga_scalar *s;      /* GA_OP_TYPED */
+} ga_operand;
+
+/* Read the value at idx; dtype specifiers count only when dtypes_ok.
+** Returns o->kind (GA_OP_NONE: none of these). */
+int ga_operand_read(lua_State *L, ga_state *ctx, int idx, int dtypes_ok, ga_operand *o);
+/* A table of exactly two numbers: one complex value */
+int ga_is_complex_pair(lua_State *L, int idx);
+
+/* The ndarray at idx or NULL (freed ones too), by one compare with the
+** metatable identity kept in the state: the hot paths' test */
+static inline ga_array *ga_toarray_in(lua_State *L, ga_state *ctx, int idx) {
+  ga_array *a = (ga_array *)lua_touserdata(L, idx);
+  if (!a || !lua_getmetatable(L, idx)) return NULL;
+  const void *m = lua_topointer(L, -1);
+  lua_settop(L, -2);
+  return m == ctx->array_mt ? a : NULL;
+}
+
 /* Is the value at idx a pinned array? x:set(h) with one (ga_pinned_set):
 ** an asynchronous host-to-device copy (stream option at 3) */
 int ga_is_pinned(lua_State *L, int idx);

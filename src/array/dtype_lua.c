@@ -21,21 +21,16 @@ int ga_result_type(lua_State *L, int first, int n, const char *fname) {
   int strong = -1;
   char weak = 0;            /* the highest weak kind seen: b < i < f < c */
   static const char order[] = "bifc";
+  ga_state *ctx = ga_state_get(L);
   for (int i = first; i < first + n; i++) {
-    int t = -1;
-    ga_array *a = ga_toarray(L, i);
-    ga_scalar *s;
-    if (a) t = a->dtype;
-    else if ((s = ga_toscalar(L, i)) != NULL) t = s->dtype;
-    else if (lua_type(L, i) == LUA_TNUMBER || lua_type(L, i) == LUA_TBOOLEAN) {
-      char k = ga_scalar_kind(L, i);
-      if (!weak || strchr(order, k) > strchr(order, weak)) weak = k;
+    ga_operand o;
+    int kind = ga_operand_read(L, ctx, i, 1, &o);
+    if (kind == GA_OP_WEAK) {
+      if (!weak || strchr(order, o.weak) > strchr(order, weak)) weak = o.weak;
       continue;
-    } else {
-      t = ga_checkdtype(L, i, -1, fname);
-      if (t < 0) ga_error(L, "%s: argument %d is not an array, dtype or scalar", fname, i - first + 1);
     }
-    strong = strong < 0 ? t : (int)ga_promote((ga_dtype)strong, (ga_dtype)t);
+    if (kind == GA_OP_NONE) ga_error(L, "%s: argument %d is not an array, dtype or scalar", fname, i - first + 1);
+    strong = strong < 0 ? o.dtype : (int)ga_promote((ga_dtype)strong, (ga_dtype)o.dtype);
   }
   if (strong < 0) {
     if (!weak) ga_error(L, "%s: at least one array, dtype or scalar is required", fname);

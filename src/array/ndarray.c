@@ -9,19 +9,13 @@
 
 #include "array/array.h"
 
-static const char array_mt_key = 'a';
 
 /* ===================================================================== */
 /* arguments                                                             */
 /* ===================================================================== */
 
 ga_array *ga_toarray(lua_State *L, int idx) {
-  ga_array *a = (ga_array *)lua_touserdata(L, idx);
-  if (!a || !lua_getmetatable(L, idx)) return NULL;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &array_mt_key);
-  int ok = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  return ok ? a : NULL;
+  return ga_toarray_in(L, ga_state_get(L), idx);
 }
 
 ga_array *ga_checkarray(lua_State *L, int idx) {
@@ -127,8 +121,7 @@ static ga_array *push_empty(lua_State *L) {
   a->dtype = GA_FLOAT64;
   a->device = 0;
   a->flags = GA_F_FREED;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &array_mt_key);
-  lua_setmetatable(L, -2);
+  luaL_setmetatable(L, GA_ARRAY_MT);
   return a;
 }
 
@@ -591,7 +584,6 @@ void ga_open_ndarray(lua_State *L) {
   ga_push_methods(L);
   lua_pushcclosure(L, l_index, 2);
   lua_setfield(L, -2, "__index");
-  lua_pushvalue(L, -1);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &array_mt_key);
+  ga_state_get(L)->array_mt = lua_topointer(L, -1);   /* the one identity of the state */
   lua_pop(L, 1);
 }

@@ -25,7 +25,6 @@ typedef struct {
   const char *opts[EK_MAXOPTS];
   int no_return, reduce_dims, raw_views;
   int write_first[GA_MAXPARAMS];    /* per output */
-  const void *array_mt;             /* the ndarray metatable (ga_ew_toarray) */
   ga_ewcache cache;
 } ga_ek;
 
@@ -125,7 +124,6 @@ static int l_ek_new(lua_State *L) {
   ga_ek *k = (ga_ek *)lua_newuserdatauv(L, sizeof(ga_ek), 1);
   memset(k, 0, sizeof *k);
   k->reduce_dims = 1;
-  k->array_mt = ga_ew_array_mt(L);
   luaL_setmetatable(L, EK_MT);
   int self = lua_gettop(L);
   lua_createtable(L, 0, 8);
@@ -183,12 +181,6 @@ typedef struct {
   ga_typemap tm;
 } binding;
 
-static int complex_pair(lua_State *L, int idx) {
-  if (!lua_istable(L, idx) || lua_rawlen(L, idx) != 2) return 0;
-  int a = lua_rawgeti(L, idx, 1), b = lua_rawgeti(L, idx, 2);
-  lua_pop(L, 2);
-  return a == LUA_TNUMBER && b == LUA_TNUMBER;
-}
 
 static void bind_strong(lua_State *L, const ga_ek *k, binding *bd, int j, int t) {
   const ga_param *p = param_at(k, j);
@@ -202,7 +194,7 @@ static void bind_strong(lua_State *L, const ga_ek *k, binding *bd, int j, int t)
   }
 }
 
-static void bind(lua_State *L, const ga_ek *k, binding *bd, int first, int given) {
+static void bind(lua_State *L, ga_state *ctx, const ga_ek *k, binding *bd, int first, int given) {
   static const char order[] = "bifc";
   bd->nin = k->in.n;
   bd->np = k->in.n + k->out.n;
@@ -214,7 +206,7 @@ static void bind(lua_State *L, const ga_ek *k, binding *bd, int first, int given
     bd->arg[j] = ARG_NONE;
     bd->a[j] = NULL;
     if (!given) continue;
-    ga_array *a = ga_ew_toarray(L, first + j, k->array_mt);
+    ga_array *a = ga_toarray_in(L, ctx, first + j);
     if (!a) ga_error(L, "%s: output %s must be an ndarray, got %s", k->name, p->name, luaL_typename(L, first + j));
     if (a->flags & GA_F_FREED) ga_error(L, "%s: output %s was freed", k->name, p->name);
     bd->a[j] = a;
@@ -224,29 +216,26 @@ static void bind(lua_State *L, const ga_ek *k, binding *bd, int first, int given
   for (int j = 0; j < bd->nin; j++) {
     const ga_param *p = param_at(k, j);
     int idx = first + j;
-    ga_array *a = ga_ew_toarray(L, idx, k->array_mt);
-    ga_scalar *s;
+    ga_operand o;
+    int kind = ga_operand_read(L, ctx, idx, 0, &o);
     bd->idx[j] = idx;
     bd->a[j] = NULL;
-    if (a) {
-      if (a->flags & GA_F_FREED) ga_error(L, "%s: argument %d (%s) was freed", k->name, j + 1, p->name);
-      bd->a[j] = a;
+    if (kind == GA_OP_ARRAY) {
+      if (o.a->flags & GA_F_FREED) ga_error(L, "%s: argument %d (%s) was freed", k->name, j + 1, p->name);
+      bd->a[j] = o.a;
       bd->arg[j] = ARG_ARRAY;
-      bind_strong(L, k, bd, j, a->dtype);
+      bind_strong(L, k, bd, j, o.a->dtype);
       continue;
     }
     if (p->raw)
       ga_error(L, "%s: argument %d (%s) is raw and needs an ndarray, got %s", k->name, j + 1, p->name,
                luaL_typename(L, idx));
-    if ((s = ga_toscalar(L, idx)) != NULL) {
+    if (kind == GA_OP_TYPED) {
       bd->arg[j] = ARG_TYPED;
-      bind_strong(L, k, bd, j, s->dtype);
-    } else if (lua_type(L, idx) == LUA_TNUMBER || lua_type(L, idx) == LUA_TBOOLEAN) {
+      bind_strong(L, k, bd, j, o.dtype);
+    } else if (kind == GA_OP_WEAK) {
       bd->arg[j] = ARG_WEAK;
-      bd->weak[j] = ga_scalar_kind(L, idx);
-    } else if (complex_pair(L, idx)) {
-      bd->arg[j] = ARG_WEAK;
-      bd->weak[j] = 'c';
+      bd->weak[j] = o.weak;
     } else {
       ga_error(L, "%s: argument %d (%s) must be an ndarray or a scalar, got %s", k->name, j + 1, p->name,
                luaL_typename(L, idx));
@@ -283,20 +272,6 @@ static int is_options(lua_State *L, int idx) {
   return lua_type(L, idx) == LUA_TTABLE && lua_rawlen(L, idx) == 0;
 }
 
-static void pack_raw(int64_t *w, const ga_array *a) {
-  int nd = a->ndim;
-  w[0] = (int64_t)(intptr_t)a->data;
-  w[1] = a->size;
-  if (nd == 0) {
-    w[2] = 1;
-    w[3] = 0;
-    return;
-  }
-  for (int d = 0; d < nd; d++) {
-    w[2 + d] = a->shape[d];
-    w[2 + nd + d] = a->strides[d];
-  }
-}
 
 static void make_spec(const ga_ek *k, const binding *bd, const int *kind, ga_ewspec *s, const char *typedefs) {
   memset(s, 0, sizeof *s);
@@ -324,9 +299,7 @@ static void make_spec(const ga_ek *k, const binding *bd, const int *kind, ga_ews
 
 /* key[0]: the variant and device; then two bytes per parameter (dtype,
 ** kind, raw contiguity; raw ndim), packed little end first */
-static void make_key(const ga_ek *k, const binding *bd, const int *kind, const ga_ewvariant *v, int device,
-                     uint64_t *key) {
-  key[0] = ga_ew_variant_word(v, device);
+static void make_key(const ga_ek *k, const binding *bd, const int *kind, uint64_t *key) {
   for (int w = 1; w < k->cache.nwords; w++) key[w] = 0;
   for (int j = 0; j < bd->np; j++) {
     int raw = kind[j] == GA_EW_RAW;
@@ -335,6 +308,29 @@ static void make_key(const ga_ek *k, const binding *bd, const int *kind, const g
                     (uint64_t)(raw ? bd->a[j]->ndim : 0) << 8;
     key[1 + j / 4] |= pair << (16 * (j % 4));
   }
+}
+
+/* The driver's view of a call: the kernel and its binding */
+typedef struct {
+  const ga_ek *k;
+  const binding *bd;
+} ek_call;
+
+static const char *ek_param_name(const ga_ewcall *c, int j) {
+  return param_at(((const ek_call *)c->ud)->k, j)->name;
+}
+
+/* On a memo miss: the spec, with the placeholder typedefs in a Lua string
+** (left on the stack: the driver pops it after compiling) */
+static void ek_spec(const ga_ewcall *c, ga_ewspec *s) {
+  const ek_call *e = (const ek_call *)c->ud;
+  ga_buf td;
+  ga_buf_init(&td);
+  ga_typemap_typedefs(&e->bd->tm, &td);
+  lua_State *L = c->L;
+  lua_pushlstring(L, td.s, td.len);
+  ga_buf_free(&td);
+  make_spec(e->k, e->bd, c->kind, s, lua_tostring(L, -1));
 }
 
 /* The kernel at 1, for __call: its metatable is upvalue 2 (a raw compare,
@@ -362,7 +358,7 @@ static int l_ek_call(lua_State *L) {
     ga_error(L, "%s: takes %d arguments, got %d", k->name, nin, nargs);
   }
   binding bd;
-  bind(L, k, &bd, 2, nargs == np && k->out.n > 0);
+  bind(L, ctx, k, &bd, 2, nargs == np && k->out.n > 0);
 
   int64_t size = -1;
   int block = 0;
@@ -382,127 +378,48 @@ static int l_ek_call(lua_State *L) {
     stream = ga_opt_stream(L, ctx, optidx, k->name);
   }
 
-  /* kinds, and the broadcast of the non-raw arrays */
-  int kind[GA_MAXPARAMS];
-  int nb = 0, ndims[GA_MAXPARAMS], narr = 0;
-  const int64_t *shapes[GA_MAXPARAMS];
+  ga_ewcall c;
+  c.what = k->name;
+  c.np = np;
+  int narr = 0, nb = 0;
   for (int j = 0; j < np; j++) {
     const ga_param *p = param_at(k, j);
-    if (p->raw) kind[j] = GA_EW_RAW;
-    else if (j < nin && bd.arg[j] != ARG_ARRAY) kind[j] = GA_EW_SCALAR;
-    else kind[j] = GA_EW_ARRAY;
-    if (kind[j] == GA_EW_ARRAY) narr++;
-    if (bd.a[j]) ga_check_device(L, ctx, bd.a[j], k->name);
-    if (kind[j] == GA_EW_ARRAY && bd.a[j]) {
-      ndims[nb] = bd.a[j]->ndim;
-      shapes[nb++] = bd.a[j]->shape;
-    }
-  }
-  if (narr > GA_IX_MAXOP) ga_error(L, "%s: more than %d non-raw array arguments", k->name, GA_IX_MAXOP);
-  int nd = 0, same = nb > 0;
-  int64_t shape[GA_MAXDIM];
-  if (nb > 0) {
-    if (size >= 0) ga_error(L, "%s: size must not be given when there are non-raw array arguments", k->name);
-    /* the common case: every array has the same shape */
-    for (int m = 1; m < nb && same; m++)
-      same = ndims[m] == ndims[0] && ga_ew_same_shape(ndims[0], shapes[m], shapes[0]);
-    if (same) {
-      nd = ndims[0];
-      memcpy(shape, shapes[0], sizeof(int64_t) * (size_t)nd);
-    } else {
-      int bad = ga_broadcast(nb, ndims, shapes, &nd, shape);
-      if (bad >= 0)
-        ga_error(L, "%s: shapes %s and %s cannot be broadcast", k->name, ga_shape_str(L, ndims[0], shapes[0]),
-                 ga_shape_str(L, ndims[bad], shapes[bad]));
-    }
-  } else {
-    if (size < 0) ga_error(L, "%s: the size option is required when no argument is a non-raw array", k->name);
-    nd = 1;
-    shape[0] = size;
-  }
-  for (int j = nin; j < np; j++) {
-    const ga_param *p = param_at(k, j);
-    ga_array *a = bd.a[j];
-    if (a && kind[j] == GA_EW_ARRAY && !same && (a->ndim != nd || !ga_ew_same_shape(nd, a->shape, shape)))
-      ga_error(L, "%s: output %s has shape %s, the broadcast shape is %s", k->name, p->name,
-               ga_shape_str(L, a->ndim, a->shape), ga_shape_str(L, nd, shape));
-    if (!a && kind[j] == GA_EW_RAW && size < 0)
+    if (p->raw) c.kind[j] = GA_EW_RAW;
+    else if (j < nin && bd.arg[j] != ARG_ARRAY) c.kind[j] = GA_EW_SCALAR;
+    else c.kind[j] = GA_EW_ARRAY;
+    narr += c.kind[j] == GA_EW_ARRAY;
+    nb += c.kind[j] == GA_EW_ARRAY && bd.a[j] != NULL;
+    c.out[j] = j >= nin;
+    c.dtype[j] = bd.dtype[j];
+    c.idx[j] = bd.idx[j];
+    c.a[j] = bd.a[j];
+    c.val[j] = bd.vals[j];
+    if (c.out[j] && !bd.a[j] && c.kind[j] == GA_EW_RAW && size < 0)
       ga_error(L, "%s: raw output %s needs the size option or an output array", k->name, p->name);
   }
-  int64_t n = ga_shape_size(nd, shape);
-
-  /* allocate missing outputs (C order at the broadcast shape; raw ones at {size}) */
+  if (narr > GA_IX_MAXOP) ga_error(L, "%s: more than %d non-raw array arguments", k->name, GA_IX_MAXOP);
+  if (nb > 0 && size >= 0) ga_error(L, "%s: size must not be given when there are non-raw array arguments", k->name);
+  if (nb == 0 && size < 0) ga_error(L, "%s: the size option is required when no argument is a non-raw array", k->name);
+  c.param_name = ek_param_name;
+  c.size = size;
+  c.reduce_dims = k->reduce_dims;
+  c.allow_vin = !k->raw_views;
+  c.copy_overlaps = 0;             /* CuPy's kernels read and write as written */
+  c.block = block;
+  c.stream = stream;
+  c.cache = &k->cache;
+  make_key(k, &bd, c.kind, c.key);
+  c.make_spec = ek_spec;
+  ek_call ec = {k, &bd};
+  c.ud = &ec;
+  c.L = L;
+  c.loop = 0;
+  c.nopts = k->nopts;
+  c.opts = k->opts;
   lua_settop(L, top);
-  int outidx[GA_MAXPARAMS];
-  for (int j = nin; j < np; j++) {
-    if (bd.a[j]) {
-      outidx[j] = bd.idx[j];
-      continue;
-    }
-    bd.a[j] = ga_new_array(L, ctx, bd.dtype[j], kind[j] == GA_EW_RAW ? 1 : nd,
-                           kind[j] == GA_EW_RAW ? &size : shape);
-    outidx[j] = lua_gettop(L);
-  }
-  if (n > 0) {
-    ga_ewiter it;
-    it.narr = 0;
-    it.ndim = nd;
-    memcpy(it.shape, shape, sizeof(int64_t) * (size_t)nd);
-    it.n = n;
-    it.contiguous = 1;
-    for (int j = 0; j < np; j++) {
-      if (kind[j] != GA_EW_ARRAY) continue;
-      ga_array *a = bd.a[j];
-      int m = it.narr++;
-      it.ptr[m] = a->data;
-      it.itemsize[m] = ga_dtypes[a->dtype].itemsize;
-      it.out[m] = j >= nin;
-      it.contiguous &= (a->flags & GA_F_C) && (same || (a->ndim == nd && ga_ew_same_shape(nd, a->shape, shape)));
-    }
-    if (!it.contiguous) {
-      for (int j = 0, m = 0; j < np; j++)
-        if (kind[j] == GA_EW_ARRAY)
-          ga_broadcast_strides(bd.a[j]->ndim, bd.a[j]->shape, bd.a[j]->strides, nd, shape, it.strides[m++]);
-    }
-    ga_ewvariant v;
-    ga_ixbuf ix;
-    int64_t count;
-    ga_ew_layout(&it, k->reduce_dims, !k->raw_views, &v, &ix, &count);
-    uint64_t key[GA_EWKEY_WORDS];
-    make_key(k, &bd, kind, &v, ctx->device, key);
-    const ga_ewentry *ent = ga_ewcache_get(&k->cache, key);
-    ga_ewentry spare;
-    if (!ent) {
-      ga_buf td;
-      ga_buf_init(&td);
-      ga_typemap_typedefs(&bd.tm, &td);
-      lua_pushlstring(L, td.s, td.len);
-      ga_buf_free(&td);
-      ga_ewspec *spec = (ga_ewspec *)lua_newuserdatauv(L, sizeof(ga_ewspec), 0);
-      make_spec(k, &bd, kind, spec, lua_tostring(L, -2));
-      cudaKernel_t kern = ga_ew_compile(L, ctx, k->name, spec, &v, k->nopts, k->opts);
-      ent = ga_ewcache_put(&k->cache, key, kern, &spare);
-      lua_pop(L, 2);
-    }
-    ga_device_enter(L, ctx);
-    void *args[GA_MAXPARAMS + 2];
-    void *ptrs[GA_MAXPARAMS];
-    int64_t raws[GA_MAXPARAMS][2 + 2 * GA_MAXDIM];
-    for (int j = 0; j < np; j++) {
-      if (kind[j] == GA_EW_ARRAY) {
-        ptrs[j] = bd.a[j]->data;
-        args[j] = &ptrs[j];
-      } else if (kind[j] == GA_EW_RAW) {
-        pack_raw(raws[j], bd.a[j]);
-        args[j] = raws[j];
-      } else {
-        args[j] = &bd.vals[j];
-      }
-    }
-    ga_ew_launch(L, stream, k->name, ent, &v, args, np, &ix, count, block);
-  }
+  ga_ew_run(L, ctx, &c);
   if (k->no_return) return 0;
-  for (int j = nin; j < np; j++) lua_pushvalue(L, outidx[j]);
+  for (int j = nin; j < np; j++) lua_pushvalue(L, c.outidx[j]);
   return np - nin;
 }
 

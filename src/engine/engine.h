@@ -129,6 +129,43 @@ void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, const ga_
                   const ga_ewvariant *v, void **args, int nargs, ga_ixbuf *ix, int64_t count,
                   int block);
 
+/* ===================================================================== */
+/* the call driver (ew_driver.c)                                         */
+/* ===================================================================== */
+
+/* One elementwise call, described without a Lua call frame. The caller
+** binds and types the parameters; ga_ew_run does the rest. */
+typedef struct ga_ewcall ga_ewcall;
+struct ga_ewcall {
+  const char *what;                 /* the function, for errors */
+  int np;                           /* parameters, in kernel order */
+  int kind[GA_MAXPARAMS];           /* GA_EW_ARRAY / SCALAR / RAW */
+  int out[GA_MAXPARAMS];            /* written by the kernel */
+  int dtype[GA_MAXPARAMS];          /* storage dtype (what a missing output is allocated as) */
+  int idx[GA_MAXPARAMS];            /* stack index of each argument (0: an output to allocate) */
+  ga_array *a[GA_MAXPARAMS];        /* arrays; outputs allocated by ga_ew_run are filled in */
+  ga_value val[GA_MAXPARAMS];       /* scalar arguments in their parameter's compute type */
+  int outidx[GA_MAXPARAMS];         /* set by ga_ew_run: each output's stack index */
+  const char *(*param_name)(const ga_ewcall *c, int j);   /* for messages; NULL: "the output" */
+  int64_t size;                     /* the iteration size when every array is raw */
+  int reduce_dims, allow_vin, block;
+  int copy_overlaps;                /* NumPy's rule: inputs overlapping an output are read from a copy */
+  cudaStream_t stream;
+  ga_ewcache *cache;                /* the caller's memo of compiled variants */
+  uint64_t key[GA_EWKEY_WORDS];     /* key[0] (variant, device) is ga_ew_run's; the rest the caller's */
+  void (*make_spec)(const ga_ewcall *c, ga_ewspec *s);    /* on a memo miss */
+  const void *ud;                   /* the caller's object, for make_spec */
+  lua_State *L;                     /* for make_spec: values it pushes are popped after the compile */
+  int loop;                         /* the caller's variant of ud (a ufunc's loop) */
+  int nopts;
+  const char *const *opts;
+};
+
+/* Run the call: outputs that were not given are pushed (c->outidx). */
+int ga_ew_run(lua_State *L, ga_state *ctx, ga_ewcall *c);
+/* A raw parameter's words: pointer, size, shape, strides */
+void ga_ew_pack_raw(int64_t *w, const ga_array *a);
+
 /* The first word of a key: the variant and the device */
 uint64_t ga_ew_variant_word(const ga_ewvariant *v, int device);
 
@@ -146,21 +183,6 @@ int ga_can_cast_safe(int from, int to);
 int ga_can_cast_same_kind(int from, int to);
 
 /* Raise "gpuarray: <fname>: array is on device X, the current device is Y" */
-
-/* ga_toarray for the hot paths: mt is the ndarray metatable of this Lua
-** state (lua_topointer of it, taken when the calling object was made; the
-** registry keeps it alive), so the test is one pointer compare instead of
-** a registry lookup. Freed arrays are returned too. */
-static inline ga_array *ga_ew_toarray(lua_State *L, int idx, const void *mt) {
-  ga_array *a = (ga_array *)lua_touserdata(L, idx);
-  if (!a || !lua_getmetatable(L, idx)) return NULL;
-  const void *m = lua_topointer(L, -1);
-  lua_settop(L, -2);
-  return m == mt ? a : NULL;
-}
-
-/* The ndarray metatable's identity for ga_ew_toarray */
-const void *ga_ew_array_mt(lua_State *L);
 
 /* Same shape (nd entries) */
 static inline int ga_ew_same_shape(int nd, const int64_t *a, const int64_t *b) {

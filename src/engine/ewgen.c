@@ -510,12 +510,6 @@ int ga_can_cast_same_kind(int from, int to) {
   return ga_can_cast_safe(from, to) || kind_order(from) <= kind_order(to);
 }
 
-const void *ga_ew_array_mt(lua_State *L) {
-  luaL_getmetatable(L, GA_ARRAY_MT);
-  const void *p = lua_topointer(L, -1);
-  lua_pop(L, 1);
-  return p;
-}
 
 /* A tiny C tokenizer for ga_ew_write_first: identifiers, numbers, strings,
 ** punctuation (== and the compound assignments as one token) */

@@ -34,7 +34,6 @@ struct ga_ufunc {
   const char *ops[UF_MAXOPS];
   const char *types_msg;     /* what it supports, for the no-loop error */
   const char *bool_msg;      /* the error for bool inputs (subtract, negative) */
-  const void *array_mt;      /* the ndarray metatable (ga_ew_toarray) */
   ga_ewcache cache;
 };
 
@@ -69,64 +68,14 @@ static ga_ufunc *check_ufunc(lua_State *L, int idx) {
 /* operands and loop resolution                                          */
 /* ===================================================================== */
 
-enum { OP_ARRAY, OP_TYPED, OP_WEAK, OP_DTYPE };
-
-typedef struct {
-  int kind;
-  int dtype;       /* arrays, typed scalars, dtype specifiers */
-  char weak;       /* weak: b i f c */
-  int idx;
-  ga_array *a;
-  ga_scalar *s;
-} uop;
-
-static int complex_pair(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TTABLE || lua_rawlen(L, idx) != 2) return 0;
-  int a = lua_rawgeti(L, idx, 1), b = lua_rawgeti(L, idx, 2);
-  lua_pop(L, 2);
-  return a == LUA_TNUMBER && b == LUA_TNUMBER;
-}
-
-static void classify(lua_State *L, const ga_ufunc *u, int idx, uop *o, int argn, int dtypes_ok) {
-  o->idx = idx;
-  o->a = NULL;
-  o->s = NULL;
-  switch (lua_type(L, idx)) {
-    case LUA_TNUMBER:
-      o->kind = OP_WEAK;
-      o->weak = lua_isinteger(L, idx) ? 'i' : 'f';
-      return;
-    case LUA_TBOOLEAN:
-      o->kind = OP_WEAK;
-      o->weak = 'b';
-      return;
-    case LUA_TUSERDATA:
-      if ((o->a = ga_ew_toarray(L, idx, u->array_mt)) != NULL) {
-        if (o->a->flags & GA_F_FREED) ga_error(L, "%s: argument %d: the array was freed", u->name, argn);
-        o->kind = OP_ARRAY;
-        o->dtype = o->a->dtype;
-        return;
-      }
-      if ((o->s = ga_toscalar(L, idx)) != NULL) {
-        o->kind = OP_TYPED;
-        o->dtype = o->s->dtype;
-        return;
-      }
-      break;
-    case LUA_TTABLE:
-      if (complex_pair(L, idx)) {
-        o->kind = OP_WEAK;
-        o->weak = 'c';
-        return;
-      }
-      break;
-  }
-  if (dtypes_ok) {
-    o->kind = OP_DTYPE;
-    o->dtype = ga_checkdtype(L, idx, -1, u->name);
-    if (o->dtype >= 0) return;
-  }
-  ga_error(L, "%s: argument %d must be an ndarray or a number, got %s", u->name, argn, luaL_typename(L, idx));
+/* An input operand, or a clear error naming the argument */
+static void classify(lua_State *L, ga_state *ctx, const ga_ufunc *u, int idx, ga_operand *o, int argn,
+                     int dtypes_ok) {
+  int kind = ga_operand_read(L, ctx, idx, dtypes_ok, o);
+  if (kind == GA_OP_ARRAY && (o->a->flags & GA_F_FREED))
+    ga_error(L, "%s: argument %d: the array was freed", u->name, argn);
+  if (kind == GA_OP_NONE)
+    ga_error(L, "%s: argument %d must be an ndarray or a number, got %s", u->name, argn, luaL_typename(L, idx));
 }
 
 static int find_forced(const ga_ufunc *u, int dtype) {
@@ -140,11 +89,11 @@ static int find_forced(const ga_ufunc *u, int dtype) {
 /* The loop for these operands (raises when there is none) */
 static int weak_rank(char c) { return c == 'b' ? 1 : c == 'i' ? 2 : c == 'f' ? 3 : 4; }
 
-static int resolve(lua_State *L, const ga_ufunc *u, const uop *ops, int forced) {
+static int resolve(lua_State *L, const ga_ufunc *u, const ga_operand *ops, int forced) {
   int strong = -1;
   char weak = 0;
   for (int k = 0; k < u->nin; k++) {
-    if (ops[k].kind == OP_WEAK) {
+    if (ops[k].kind == GA_OP_WEAK) {
       if (!weak || weak_rank(ops[k].weak) > weak_rank(weak)) weak = ops[k].weak;
     } else {
       strong = strong < 0 ? ops[k].dtype : (int)ga_promote((ga_dtype)strong, (ga_dtype)ops[k].dtype);
@@ -155,7 +104,7 @@ static int resolve(lua_State *L, const ga_ufunc *u, const uop *ops, int forced) 
   if (GA_IS_INT(P) && forced < 0) {   /* NEP 50: a Lua integer that does not fit raises */
     for (int k = 0; k < u->nin; k++) {
       ga_value tmp;
-      if (ops[k].kind == OP_WEAK && ops[k].weak == 'i' &&
+      if (ops[k].kind == GA_OP_WEAK && ops[k].weak == 'i' &&
           ga_value_from_int((ga_dtype)P, lua_tointeger(L, ops[k].idx), &tmp))
         ga_error(L, "%s: Lua integer %I does not fit %s", u->name, lua_tointeger(L, ops[k].idx),
                  ga_dtypes[P].name);
@@ -170,7 +119,7 @@ static int resolve(lua_State *L, const ga_ufunc *u, const uop *ops, int forced) 
   int l = find_forced(u, forced);
   if (l < 0) ga_error(L, "%s: no loop for dtype %s (supports %s)", u->name, ga_dtypes[forced].name, u->types_msg);
   for (int k = 0; k < u->nin; k++) {
-    int from = ops[k].kind == OP_WEAK ? (int)ga_default_for_kind(ops[k].weak) : ops[k].dtype;
+    int from = ops[k].kind == GA_OP_WEAK ? (int)ga_default_for_kind(ops[k].weak) : ops[k].dtype;
     if (!ga_can_cast_same_kind(from, u->loops[l].in[k]))
       ga_error(L, "%s: cannot cast input %d from %s to %s (casting rule 'same_kind')", u->name, k + 1,
                ga_dtypes[from].name, ga_dtypes[u->loops[l].in[k]].name);
@@ -180,9 +129,9 @@ static int resolve(lua_State *L, const ga_ufunc *u, const uop *ops, int forced) 
 
 /* A scalar operand as the loop's compute type (the value is first rounded
 ** to the signature type, as NumPy converts a weak scalar) */
-static void scalar_value(lua_State *L, const ga_ufunc *u, const uop *o, int t, ga_value *out) {
+static void scalar_value(lua_State *L, const ga_ufunc *u, const ga_operand *o, int t, ga_value *out) {
   ga_value tmp, src;
-  if (o->kind == OP_TYPED) {
+  if (o->kind == GA_OP_TYPED) {
     ga_value_cast(t, &tmp, o->s->dtype, &o->s->v);
   } else if (o->weak == 'c') {
     lua_rawgeti(L, o->idx, 1);
@@ -209,21 +158,6 @@ static void scalar_value(lua_State *L, const ga_ufunc *u, const uop *o, int t, g
 }
 
 /* ===================================================================== */
-/* overlap between the output and an input (ga_arrays_overlap)          */
-/* ===================================================================== */
-
-/* Does input a, broadcast to out's shape, read each element exactly where
-** out writes it? Then in-place is safe element by element. */
-static int same_elements(const ga_array *out, const ga_array *a) {
-  int64_t st[GA_MAXDIM];
-  if (a->data != out->data || ga_dtypes[a->dtype].itemsize != ga_dtypes[out->dtype].itemsize) return 0;
-  if (!ga_broadcast_strides(a->ndim, a->shape, a->strides, out->ndim, out->shape, st)) return 0;
-  for (int d = 0; d < out->ndim; d++)
-    if (out->shape[d] > 1 && st[d] != out->strides[d]) return 0;
-  return 1;
-}
-
-/* ===================================================================== */
 /* the call                                                              */
 /* ===================================================================== */
 
@@ -247,22 +181,26 @@ static void make_spec(const ga_ufunc *u, const uloop *lp, const int *kind, const
   s->ufunc_typedefs = 1;
 }
 
-static void arg_error(lua_State *L, const ga_ufunc *u, int nd0, const int64_t *s0, int nd1, const int64_t *s1) {
-  ga_error(L, "%s: shapes %s and %s cannot be broadcast", u->name, ga_shape_str(L, nd0, s0),
-           ga_shape_str(L, nd1, s1));
+/* the driver's memo miss: the spec of the loop the call resolved */
+static void call_spec(const ga_ewcall *c, ga_ewspec *s) {
+  const ga_ufunc *u = (const ga_ufunc *)c->ud;
+  make_spec(u, &u->loops[c->loop], c->kind, c->dtype, c->dtype[u->nin], s);
 }
 
 int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, int forced) {
   ga_state *ctx = ga_ctx(L);
-  uop ops[2] = {{0, 0, 0, 0, NULL, NULL}, {0, 0, 0, 0, NULL, NULL}};
+  ga_operand ops[2];
   int nin = u->nin;
-  for (int k = 0; k < nin; k++) classify(L, u, in_idx[k], &ops[k], k + 1, 0);
+  for (int k = 0; k < nin; k++) classify(L, ctx, u, in_idx[k], &ops[k], k + 1, 0);
   int l = resolve(L, u, ops, forced);
   const uloop *lp = &u->loops[l];
+  ga_ewcall c;
+  c.what = u->name;
+  c.np = nin + 1;
   int otype = lp->out;
   ga_array *out = NULL;
   if (out_idx) {
-    out = ga_ew_toarray(L, out_idx, u->array_mt);
+    out = ga_toarray_in(L, ctx, out_idx);
     if (!out) ga_error(L, "%s: out must be an ndarray, got %s", u->name, luaL_typename(L, out_idx));
     if (out->flags & GA_F_FREED) ga_error(L, "%s: the out array was freed", u->name);
     if (otype != out->dtype && !ga_can_cast_same_kind(otype, out->dtype))
@@ -270,132 +208,40 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
                ga_dtypes[otype].name, ga_dtypes[out->dtype].name);
     otype = out->dtype;
   }
-
-  /* the broadcast shape; the common case (same shapes) costs one compare */
-  const ga_array *arrs[3];
-  int na = 0, nd = 0, same = 1;
-  for (int k = 0; k < nin; k++)
-    if (ops[k].kind == OP_ARRAY) arrs[na++] = ops[k].a;
-  if (out) arrs[na++] = out;
-  int64_t bshape[GA_MAXDIM];
-  const int64_t *shape = bshape;   /* arrs[0]'s shape, or the broadcast one */
-  if (na > 0) {
-    nd = arrs[0]->ndim;
-    shape = arrs[0]->shape;
-    for (int k = 1; k < na && same; k++)
-      same = arrs[k]->ndim == nd && ga_ew_same_shape(nd, arrs[k]->shape, shape);
-    if (!same) {
-      /* the inputs broadcast together, then up to the output's shape */
-      int ndims[3], nb = na - (out != NULL);
-      const int64_t *shapes[3];
-      for (int k = 0; k < nb; k++) {
-        ndims[k] = arrs[k]->ndim;
-        shapes[k] = arrs[k]->shape;
-      }
-      int bad = nb > 0 ? ga_broadcast(nb, ndims, shapes, &nd, bshape) : -1;
-      if (bad >= 0) arg_error(L, u, ndims[0], shapes[0], ndims[bad], shapes[bad]);
-      if (out) {
-        int64_t full[GA_MAXDIM];
-        int fnd;
-        ndims[1] = nd;
-        shapes[1] = bshape;
-        ndims[0] = out->ndim;
-        shapes[0] = out->shape;
-        if (ga_broadcast(2, ndims, shapes, &fnd, full) >= 0 || fnd != out->ndim ||
-            !ga_ew_same_shape(fnd, full, out->shape))
-          ga_error(L, "%s: the output has shape %s, the broadcast shape is %s", u->name,
-                   ga_shape_str(L, out->ndim, out->shape), ga_shape_str(L, nd, bshape));
-        nd = out->ndim;
-        memcpy(bshape, out->shape, sizeof(int64_t) * (size_t)nd);
-      }
-      shape = bshape;
-    }
-    for (int k = 0; k < na; k++)
-      if (arrs[k]->device != ctx->device) ga_check_device(L, ctx, arrs[k], u->name);
-  }
-
-  ga_value vals[2];
-  int kind[2], storage[2];
   for (int k = 0; k < nin; k++) {
-    if (ops[k].kind == OP_ARRAY) {
-      kind[k] = GA_EW_ARRAY;
-      storage[k] = ops[k].a->dtype;
+    c.out[k] = 0;
+    c.idx[k] = ops[k].idx;
+    if (ops[k].kind == GA_OP_ARRAY) {
+      c.kind[k] = GA_EW_ARRAY;
+      c.dtype[k] = ops[k].a->dtype;
+      c.a[k] = ops[k].a;
     } else {
-      kind[k] = GA_EW_SCALAR;
-      storage[k] = compute_of(lp->in[k]);
-      scalar_value(L, u, &ops[k], lp->in[k], &vals[k]);
+      c.kind[k] = GA_EW_SCALAR;
+      c.dtype[k] = compute_of(lp->in[k]);
+      c.a[k] = NULL;
+      scalar_value(L, u, &ops[k], lp->in[k], &c.val[k]);
     }
   }
-  int entered = 0;
-  if (out) {
-    /* an input overlapping the output other than element for element is
-    ** read from a copy, as NumPy does */
-    for (int k = 0; k < nin; k++) {
-      if (kind[k] != GA_EW_ARRAY || !ga_arrays_overlap(out, ops[k].a) || same_elements(out, ops[k].a)) continue;
-      ops[k].a = ga_contiguous(L, ctx, ops[k].idx, -1, 1);
-      same = 0;
-    }
-    lua_pushvalue(L, out_idx);
-  } else {
-    /* shape may point into an input, which stays alive on the stack */
-    out = ga_new_array(L, ctx, otype, nd, shape);
-    /* ga_alloc made ctx->device current; only a compile below runs code
-    ** that could change it, and ga_program_get enters the device again */
-    entered = out->size > 0;
-  }
-  if (out->size == 0) return 1;
-
-  ga_ewiter it;
-  it.narr = 0;
-  it.ndim = nd;
-  it.n = out->size;
-  it.contiguous = same;
-  for (int k = 0; k <= nin; k++) {
-    const ga_array *a = k < nin ? (kind[k] == GA_EW_ARRAY ? ops[k].a : NULL) : out;
-    if (!a) continue;
-    int m = it.narr++;
-    it.ptr[m] = a->data;
-    it.itemsize[m] = ga_dtypes[a->dtype].itemsize;
-    it.out[m] = k == nin;
-    if (same) it.contiguous &= (a->flags & GA_F_C) != 0;
-  }
-  if (!it.contiguous) {
-    memcpy(it.shape, shape, sizeof(int64_t) * (size_t)nd);
-    for (int k = 0, m = 0; k <= nin; k++) {
-      const ga_array *a = k < nin ? (kind[k] == GA_EW_ARRAY ? ops[k].a : NULL) : out;
-      if (a) ga_broadcast_strides(a->ndim, a->shape, a->strides, nd, shape, it.strides[m++]);
-    }
-  }
-  ga_ewvariant v;
-  ga_ixbuf ix;
-  int64_t count;
-  ga_ew_layout(&it, 1, 1, &v, &ix, &count);
-  uint64_t key[UF_NWORDS];
-  key[0] = ga_ew_variant_word(&v, ctx->device);
-  key[1] = (uint64_t)l | (uint64_t)otype << 8;
-  for (int k = 0; k < nin; k++) key[1] |= (uint64_t)(storage[k] | kind[k] << 4) << (16 + 8 * k);
-  const ga_ewentry *ent = ga_ewcache_get(&u->cache, key);
-  ga_ewentry spare;
-  if (!ent) {
-    ga_ewspec *spec = (ga_ewspec *)lua_newuserdatauv(L, sizeof(ga_ewspec), 0);
-    make_spec(u, lp, kind, storage, otype, spec);
-    cudaKernel_t kern = ga_ew_compile(L, ctx, u->name, spec, &v, 0, NULL);
-    ent = ga_ewcache_put(&u->cache, key, kern, &spare);
-    lua_pop(L, 1);
-  }
-  if (!entered) ga_device_enter(L, ctx);
-  void *ptrs[3], *args[5];
-  for (int k = 0; k < nin; k++) {
-    if (kind[k] == GA_EW_ARRAY) {
-      ptrs[k] = ops[k].a->data;
-      args[k] = &ptrs[k];
-    } else {
-      args[k] = &vals[k];
-    }
-  }
-  ptrs[nin] = out->data;
-  args[nin] = &ptrs[nin];
-  ga_ew_launch(L, ctx->stream, u->name, ent, &v, args, nin + 1, &ix, count, 0);
+  c.kind[nin] = GA_EW_ARRAY;
+  c.out[nin] = 1;
+  c.dtype[nin] = otype;
+  c.idx[nin] = out_idx;
+  c.a[nin] = out;
+  c.param_name = NULL;
+  c.size = 0;
+  c.reduce_dims = c.allow_vin = c.copy_overlaps = 1;
+  c.block = 0;
+  c.stream = ctx->stream;
+  c.cache = &u->cache;
+  c.key[1] = (uint64_t)l | (uint64_t)otype << 8;
+  for (int k = 0; k < nin; k++) c.key[1] |= (uint64_t)(c.dtype[k] | c.kind[k] << 4) << (16 + 8 * k);
+  c.make_spec = call_spec;
+  c.ud = u;
+  c.loop = l;
+  c.nopts = 0;
+  c.opts = NULL;
+  ga_ew_run(L, ctx, &c);
+  lua_pushvalue(L, c.outidx[nin]);
   return 1;
 }
 
@@ -427,9 +273,9 @@ static int l_ufunc_call(lua_State *L) {
   if (pos <= top) {
     int t = lua_type(L, pos);
     if (t == LUA_TNIL) pos++;                            /* ga.add(a, b, nil, opts) */
-    else if (t == LUA_TUSERDATA && ga_ew_toarray(L, pos, u->array_mt)) out_idx = pos++;
+    else if (t == LUA_TUSERDATA && ga_toarray_in(L, ga_ctx(L), pos)) out_idx = pos++;
   }
-  if (pos <= top && lua_type(L, pos) == LUA_TTABLE && !complex_pair(L, pos)) {
+  if (pos <= top && lua_type(L, pos) == LUA_TTABLE && !ga_is_complex_pair(L, pos)) {
     int opts = pos++;
     lua_pushvalue(L, UV_OUT);
     if (lua_gettable(L, opts) != LUA_TNIL) {
@@ -477,7 +323,6 @@ static int l_ufunc_new(lua_State *L) {
   ga_ufunc *u = (ga_ufunc *)lua_newuserdatauv(L, sizeof(ga_ufunc), 1);
   memset(u, 0, sizeof *u);
   ga_ewcache_init(&u->cache, UF_NWORDS);
-  u->array_mt = ga_ew_array_mt(L);
   luaL_setmetatable(L, GA_UFUNC_MT);
   int self = lua_gettop(L);
   lua_newtable(L);
@@ -565,8 +410,8 @@ static void push_sig(lua_State *L, const ga_ufunc *u, const uloop *lp) {
 ** loop a call would take; dtype names stand for arrays of that dtype */
 static int l_ufunc_resolve(lua_State *L) {
   ga_ufunc *u = check_ufunc(L, 1);
-  uop ops[2] = {{0, 0, 0, 0, NULL, NULL}, {0, 0, 0, 0, NULL, NULL}};
-  for (int k = 0; k < u->nin; k++) classify(L, u, 2 + k, &ops[k], k + 1, 1);
+  ga_operand ops[2];
+  for (int k = 0; k < u->nin; k++) classify(L, ga_state_get(L), u, 2 + k, &ops[k], k + 1, 1);
   int forced = -1;
   if (lua_type(L, u->nin + 2) == LUA_TTABLE) {
     lua_getfield(L, u->nin + 2, "dtype");
@@ -576,7 +421,7 @@ static int l_ufunc_resolve(lua_State *L) {
   int l = resolve(L, u, ops, forced);
   ga_value v;
   for (int k = 0; k < u->nin; k++)     /* the same scalar checks a call makes */
-    if (ops[k].kind == OP_WEAK || ops[k].kind == OP_TYPED) scalar_value(L, u, &ops[k], u->loops[l].in[k], &v);
+    if (ops[k].kind == GA_OP_WEAK || ops[k].kind == GA_OP_TYPED) scalar_value(L, u, &ops[k], u->loops[l].in[k], &v);
   lua_pushstring(L, ga_dtypes[u->loops[l].out].name);
   push_sig(L, u, &u->loops[l]);
   return 2;
