@@ -11,4 +11,10 @@ extern "C" __global__ void bump(float* x, int n) {
   B.case("overhead_rawkernel_us", function()
     return B.host_us(function() raw(1, 32, { a1, 1 }) end)
   end)
+  -- ours only: a bare cuLaunchKernel of an empty kernel, timed the same way,
+  -- so that every run shows how far each overhead key is from the driver's floor
+  local empty = ga._core._launch_empty
+  B.case("launch_floor_us", function()
+    return B.host_us(empty)
+  end)
 end
