@@ -669,10 +669,16 @@ static int l_pinned_empty(lua_State *L) { return new_pinned(L, &default_pool, "p
 /* test only: the same array type over malloc'ed memory, no GPU needed */
 static int l_pinned_test_empty(lua_State *L) { return new_pinned(L, &test_pool, "_pinned_test_empty"); }
 
+/* The Lua object of a pinned pool (the pools themselves are process-wide) */
+typedef struct {
+  ga_object obj;
+  ppool *pp;
+} ppool_obj;
+
+static const ga_objtype ppool_type = {POOL_MT, "a pinned memory pool", "pinned memory pool"};
+
 static ppool *checkpool(lua_State *L, const char *fname) {
-  ppool **u = (ppool **)luaL_testudata(L, 1, POOL_MT);
-  if (!u) ga_error(L, "%s: expected a pinned memory pool, got %s", fname, luaL_typename(L, 1));
-  return *u;
+  return ((ppool_obj *)ga_object_check(L, 1, &ppool_type, fname))->pp;
 }
 
 static int pool_stat(lua_State *L, int which, const char *fname) {
@@ -702,9 +708,9 @@ static int l_pool_tostring(lua_State *L) {
 }
 
 static int push_pool(lua_State *L, ppool *pp) {
-  ppool **u = (ppool **)lua_newuserdatauv(L, sizeof *u, 0);
-  *u = pp;
-  luaL_setmetatable(L, POOL_MT);
+  ppool_obj *u = (ppool_obj *)ga_object_new(L, &ppool_type, sizeof *u, 0);
+  u->pp = pp;
+  u->obj.alive = 1;
   return 1;
 }
 

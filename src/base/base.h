@@ -73,6 +73,26 @@ const char *ga_status_name(ga_domain dom, int status);
 void ga_status_check(lua_State *L, ga_domain dom, int status, const char *what);
 
 
+/* object.c: the header every handle type starts with (its struct's first
+** member), and its checker */
+typedef struct {
+  const char *mt;       /* metatable name (luaL_newmetatable) */
+  const char *what;     /* "a Stream": what a checker expected */
+  const char *name;     /* "stream": "the stream was destroyed" */
+} ga_objtype;
+
+typedef struct {
+  const ga_objtype *type;
+  int alive;            /* holds its resource; 0 before it is acquired and after release */
+} ga_object;
+
+/* Push a zeroed userdata of size bytes (not alive yet) with t's metatable */
+void *ga_object_new(lua_State *L, const ga_objtype *t, size_t size, int nuv);
+/* The object of type t at idx (alive or not), or NULL */
+void *ga_object_test(lua_State *L, int idx, const ga_objtype *t);
+/* The live object of type t at idx, or raise naming fname */
+void *ga_object_check(lua_State *L, int idx, const ga_objtype *t, const char *fname);
+
 /* Fixed-size growable string buffer for code generation (buf.c) */
 typedef struct {
   char *s; size_t len, cap;

@@ -16,12 +16,15 @@
 enum { K_DEFAULT, K_HOST, K_OWNED, K_ASYNC };
 
 typedef struct {
+  ga_object obj;         /* alive while it has a pool to work on */
   int kind;
   ga_pool *p;                   /* K_DEFAULT, K_HOST */
   ga_pool *dev[MAX_DEVICES];    /* K_OWNED, K_ASYNC: one per device, made on demand */
 } lpool;
 
 static const char objs_key = 'p';    /* registry: device -> its default pool object */
+static const ga_objtype pool_type = {GA_POOL_MT, "a memory pool", "memory pool"};
+
 static const char alloc_key = 'A';   /* registry: the state's allocator (set_allocator) */
 
 /* The pool of object u for device dev (NULL without host memory) */
@@ -33,7 +36,7 @@ static ga_pool *pool_for(lpool *u, int dev) {
 }
 
 ga_pool *ga_topool(lua_State *L, int idx) {
-  lpool *u = (lpool *)luaL_testudata(L, idx, GA_POOL_MT);
+  lpool *u = (lpool *)ga_object_test(L, idx, &pool_type);
   return u ? pool_for(u, ga_state_get(L)->device) : NULL;
 }
 
@@ -107,10 +110,7 @@ ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
 /* ===================================================================== */
 
 static lpool *checkpool(lua_State *L, const char *fname) {
-  lpool *u = (lpool *)luaL_testudata(L, 1, GA_POOL_MT);
-  if (!u || (u->kind <= K_HOST && !u->p))
-    ga_error(L, "%s: expected a memory pool, got %s", fname, luaL_typename(L, 1));
-  return u;
+  return (lpool *)ga_object_check(L, 1, &pool_type, fname);
 }
 
 /* The pool a method works on: the object's pool for the current device */
@@ -225,11 +225,12 @@ static int l_pool_tostring(lua_State *L) {
 /* Owned pools live on while their blocks do (pool.c destroys them when the
 ** last one returns); default pools are process-wide */
 static int l_pool_gc(lua_State *L) {
-  lpool *u = (lpool *)luaL_testudata(L, 1, GA_POOL_MT);
+  lpool *u = (lpool *)ga_object_test(L, 1, &pool_type);
   if (!u) return 0;
   if (u->kind == K_HOST && u->p) {
     ga_pool_release_owner(u->p);
     u->p = NULL;
+    u->obj.alive = 0;
   } else if (u->kind == K_OWNED || u->kind == K_ASYNC) {
     for (int d = 0; d < MAX_DEVICES; d++)
       if (u->dev[d]) {
@@ -344,10 +345,9 @@ static int l_host_waits(lua_State *L) {
 
 /* A new object in its harmless state (no pool yet) */
 static lpool *push_pool(lua_State *L, int kind) {
-  lpool *u = (lpool *)lua_newuserdatauv(L, sizeof *u, 1);
-  memset(u, 0, sizeof *u);
+  lpool *u = (lpool *)ga_object_new(L, &pool_type, sizeof *u, 1);
   u->kind = kind;
-  luaL_setmetatable(L, GA_POOL_MT);
+  u->obj.alive = kind > K_HOST;         /* the others are alive once they hold their pool */
   return u;
 }
 
@@ -364,7 +364,9 @@ static int l_get_default_memory_pool(lua_State *L) {
   }
   if (lua_rawgeti(L, -1, dev) == LUA_TUSERDATA) return 1;
   lua_pop(L, 1);
-  push_pool(L, K_DEFAULT)->p = p;
+  lpool *u = push_pool(L, K_DEFAULT);
+  u->p = p;
+  u->obj.alive = 1;
   lua_pushvalue(L, -1);
   lua_rawseti(L, -3, dev);
   return 1;
@@ -390,6 +392,7 @@ static int l_host_pool(lua_State *L) {
   lua_newtable(L);
   lua_setiuservalue(L, -2, 1);
   u->p = ga_pool_new_host();
+  u->obj.alive = u->p != NULL;
   if (!u->p) return ga_error(L, "_host_pool: out of host memory");
   return 1;
 }
@@ -399,7 +402,7 @@ static int l_host_pool(lua_State *L) {
 static int l_set_allocator(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   if (!lua_isnoneornil(L, 1)) {
-    lpool *u = (lpool *)luaL_testudata(L, 1, GA_POOL_MT);
+    lpool *u = (lpool *)ga_object_test(L, 1, &pool_type);
     if (!u) ga_error(L, "set_allocator: expected a memory pool or nil, got %s", luaL_typename(L, 1));
     if (u->kind == K_HOST) ga_error(L, "set_allocator: the host test pool cannot hold arrays");
   }

@@ -96,20 +96,23 @@ void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 b
 #define GA_EVENT_MT "gpuarray.Event"
 
 typedef struct {
+  ga_object obj;        /* obj.alive: usable (Stream.null always is) */
   cudaStream_t s;       /* NULL: the legacy default stream (Stream.null) */
   int device;           /* -1 for Stream.null: it exists on every device */
   int non_blocking;
   int priority;
   int owned;            /* created here: destroyed by destroy/__gc/__close */
-  int alive;
 } ga_stream;
 
 typedef struct {
+  ga_object obj;        /* obj.alive: the CUDA event exists */
   cudaEvent_t e;
   int device;
   int timing, blocking;
   int recorded;
 } ga_event;
+
+extern const ga_objtype ga_stream_type, ga_event_type;
 
 ga_stream *ga_tostream(lua_State *L, int idx);   /* NULL when not a Stream */
 ga_event *ga_toevent(lua_State *L, int idx);     /* NULL when not an Event */

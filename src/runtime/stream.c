@@ -22,26 +22,18 @@
 static const char null_key = 'n';    /* registry: Stream.null of this state */
 static const char bydev_key = 'd';   /* registry: device+1 -> its current Stream */
 
-ga_stream *ga_tostream(lua_State *L, int idx) {
-  return (ga_stream *)luaL_testudata(L, idx, GA_STREAM_MT);
-}
+const ga_objtype ga_stream_type = {GA_STREAM_MT, "a Stream", "stream"};
+const ga_objtype ga_event_type = {GA_EVENT_MT, "an Event", "event"};
 
-ga_event *ga_toevent(lua_State *L, int idx) {
-  return (ga_event *)luaL_testudata(L, idx, GA_EVENT_MT);
-}
+ga_stream *ga_tostream(lua_State *L, int idx) { return (ga_stream *)ga_object_test(L, idx, &ga_stream_type); }
+ga_event *ga_toevent(lua_State *L, int idx) { return (ga_event *)ga_object_test(L, idx, &ga_event_type); }
 
 static ga_stream *checkstreamobj(lua_State *L, int idx, const char *fname) {
-  ga_stream *st = ga_tostream(L, idx);
-  if (!st) ga_error(L, "%s: expected a Stream, got %s", fname, luaL_typename(L, idx));
-  if (!st->alive) ga_error(L, "%s: the stream was destroyed", fname);
-  return st;
+  return (ga_stream *)ga_object_check(L, idx, &ga_stream_type, fname);
 }
 
 static ga_event *checkevent(lua_State *L, int idx, const char *fname) {
-  ga_event *ev = ga_toevent(L, idx);
-  if (!ev) ga_error(L, "%s: expected an Event, got %s", fname, luaL_typename(L, idx));
-  if (!ev->e) ga_error(L, "%s: the event was destroyed", fname);
-  return ev;
+  return (ga_event *)ga_object_check(L, idx, &ga_event_type, fname);
 }
 
 cudaStream_t ga_checkstream(lua_State *L, ga_state *ctx, int idx, const char *fname) {
@@ -77,7 +69,7 @@ void ga_push_current_stream(lua_State *L, ga_state *ctx) {
 ** current; the caller has checked it is alive and on this device */
 static void set_current(lua_State *L, ga_state *ctx, int idx) {
   ga_stream *st = idx ? ga_tostream(L, idx) : NULL;
-  cudaStream_t s = st && st->alive ? st->s : NULL;
+  cudaStream_t s = st && st->obj.alive ? st->s : NULL;
   int ref = LUA_NOREF;
   if (s) {
     lua_pushvalue(L, idx);
@@ -108,7 +100,7 @@ void ga_stream_switch_device(lua_State *L, ga_state *ctx, int device) {
   ctx->device = device;
   lua_rawgeti(L, t, device + 1);
   ga_stream *st = ga_tostream(L, -1);
-  set_current(L, ctx, st && st->alive ? lua_gettop(L) : 0);
+  set_current(L, ctx, st && st->obj.alive ? lua_gettop(L) : 0);
   lua_pushnil(L);
   lua_rawseti(L, t, device + 1);
   lua_settop(L, t - 1);
@@ -121,12 +113,12 @@ void ga_stream_switch_device(lua_State *L, ga_state *ctx, int device) {
 /* Idempotent; with L (not from __gc) a current stream first stops being
 ** current. From __gc it cannot be current: the registry references it. */
 static void stream_destroy(lua_State *L, ga_stream *st) {
-  if (!st->owned || !st->alive) return;
+  if (!st->owned || !st->obj.alive) return;
   if (L) {
     ga_state *ctx = ga_state_get(L);
     if (ctx->stream == st->s) set_current(L, ctx, 0);
   }
-  st->alive = 0;
+  st->obj.alive = 0;
   ga_pool_stream_destroyed(st->device, st->s);   /* fences its queued work */
   if (cudaStreamDestroy(st->s) != cudaSuccess) (void)cudaGetLastError();
   st->s = NULL;
@@ -140,7 +132,7 @@ static int l_stream_gc(lua_State *L) {
 
 static int l_stream_destroy(lua_State *L) {
   ga_stream *st = ga_tostream(L, 1);
-  if (!st) ga_error(L, "destroy: expected a Stream, got %s", luaL_typename(L, 1));
+  if (!st) ga_object_check(L, 1, &ga_stream_type, "destroy");   /* raises */
   stream_destroy(L, st);
   return 0;
 }
@@ -161,9 +153,7 @@ static int l_stream_new(lua_State *L) {
   } else if (!lua_isnoneornil(L, 2)) {
     ga_error(L, "Stream: expected an options table, got %s", luaL_typename(L, 2));
   }
-  ga_stream *st = (ga_stream *)lua_newuserdatauv(L, sizeof *st, 0);
-  memset(st, 0, sizeof *st);
-  luaL_setmetatable(L, GA_STREAM_MT);
+  ga_stream *st = (ga_stream *)ga_object_new(L, &ga_stream_type, sizeof *st, 0);
   ga_device_enter(L, ctx);
   cudaStream_t s;
   ga_cuda_check(L, cudaStreamCreateWithPriority(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault,
@@ -179,7 +169,7 @@ static int l_stream_new(lua_State *L) {
   st->device = ctx->device;
   st->non_blocking = non_blocking;
   st->priority = priority;
-  st->owned = st->alive = 1;
+  st->owned = st->obj.alive = 1;
   ga_pool_stream_created(st->device, s);
   return 1;
 }
@@ -216,7 +206,7 @@ static int l_scope_close(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   lua_getiuservalue(L, 1, 1);
   ga_stream *st = ga_tostream(L, -1);
-  int ok = st && st->alive && (!st->s || st->device == ctx->device);
+  int ok = st && st->obj.alive && (!st->s || st->device == ctx->device);
   set_current(L, ctx, ok ? lua_gettop(L) : 0);
   return 0;
 }
@@ -280,7 +270,7 @@ static int l_stream_tostring(lua_State *L) {
   ga_stream *st = ga_tostream(L, 1);
   if (!st) return ga_error(L, "__tostring: expected a Stream");
   if (!st->owned) lua_pushliteral(L, "gpuarray.Stream(null)");
-  else if (!st->alive) lua_pushliteral(L, "gpuarray.Stream(destroyed)");
+  else if (!st->obj.alive) lua_pushliteral(L, "gpuarray.Stream(destroyed)");
   else lua_pushfstring(L, "gpuarray.Stream(%p, device %d)", (void *)st->s, st->device);
   return 1;
 }
@@ -296,7 +286,7 @@ static int l_stream_index(lua_State *L) {
   else if (strcmp(k, "device") == 0) lua_pushinteger(L, st->device);
   else if (strcmp(k, "non_blocking") == 0) lua_pushboolean(L, st->non_blocking);
   else if (strcmp(k, "priority") == 0) lua_pushinteger(L, st->priority);
-  else if (strcmp(k, "alive") == 0) lua_pushboolean(L, st->alive);
+  else if (strcmp(k, "alive") == 0) lua_pushboolean(L, st->obj.alive);
   else if (strcmp(k, "done") == 0) {
     lua_settop(L, 1);
     return l_stream_query(L);
@@ -309,7 +299,8 @@ static int l_stream_index(lua_State *L) {
 /* ===================================================================== */
 
 static void event_destroy(ga_event *ev) {
-  if (!ev->e) return;
+  if (!ev->obj.alive) return;
+  ev->obj.alive = 0;
   if (cudaEventDestroy(ev->e) != cudaSuccess) (void)cudaGetLastError();
   ev->e = NULL;
 }
@@ -332,12 +323,11 @@ static int opt_bool(lua_State *L, int idx, const char *key, int def) {
 }
 
 static ga_event *push_event(lua_State *L, ga_state *ctx, int timing, int blocking) {
-  ga_event *ev = (ga_event *)lua_newuserdatauv(L, sizeof *ev, 0);
-  memset(ev, 0, sizeof *ev);
-  luaL_setmetatable(L, GA_EVENT_MT);
+  ga_event *ev = (ga_event *)ga_object_new(L, &ga_event_type, sizeof *ev, 0);
   ga_device_enter(L, ctx);
   unsigned flags = (timing ? 0 : cudaEventDisableTiming) | (blocking ? cudaEventBlockingSync : 0);
   ga_cuda_check(L, cudaEventCreateWithFlags(&ev->e, flags), "Event: cudaEventCreateWithFlags");
+  ev->obj.alive = 1;
   ev->device = ctx->device;
   ev->timing = timing;
   ev->blocking = blocking;
@@ -393,7 +383,7 @@ static int l_event_query(lua_State *L) {
 
 static int l_event_destroy(lua_State *L) {
   ga_event *ev = ga_toevent(L, 1);
-  if (!ev) ga_error(L, "destroy: expected an Event, got %s", luaL_typename(L, 1));
+  if (!ev) ga_object_check(L, 1, &ga_event_type, "destroy");    /* raises */
   event_destroy(ev);
   return 0;
 }
@@ -508,11 +498,9 @@ void ga_open_stream(lua_State *L) {
   /* Stream.null: one per state, kept across reopenings */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &null_key) != LUA_TUSERDATA) {
     lua_pop(L, 1);
-    ga_stream *st = (ga_stream *)lua_newuserdatauv(L, sizeof *st, 0);
-    memset(st, 0, sizeof *st);
+    ga_stream *st = (ga_stream *)ga_object_new(L, &ga_stream_type, sizeof *st, 0);
     st->device = -1;
-    st->alive = 1;
-    luaL_setmetatable(L, GA_STREAM_MT);
+    st->obj.alive = 1;
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &null_key);
   }
