@@ -140,6 +140,6 @@ return function(ga)
     return prefix .. block(values, 1, indent) .. suffix
   end
 
-  ga.methods._repr = render
+  ga._core._set_hooks({ repr = render })
   ga._format_value = fmt_value
 end

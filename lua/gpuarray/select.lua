@@ -81,7 +81,7 @@ return function(ga)
 
   -- x[key] with an ndarray key (index.c dispatches here): a bool key is a
   -- mask (the reductions engine's _mask_get), an integer key gathers rows.
-  function methods._index_array_get(x, key)
+  local function index_array_get(x, key)
     if key.dtype == "bool" then
       local mask_get = methods._mask_get
       if not mask_get then fail("index: boolean mask indexing is not available (no methods._mask_get)") end
@@ -93,7 +93,7 @@ return function(ga)
 
   -- x[key] = value: value is an ndarray, a Lua scalar or a nested table,
   -- broadcast to key.shape .. x.shape[2..] and cast to x's dtype.
-  function methods._index_array_set(x, key, value)
+  local function index_array_set(x, key, value)
     if key.dtype == "bool" then
       local mask_set = methods._mask_set
       if not mask_set then fail("index: boolean mask assignment is not available (no methods._mask_set)") end
@@ -103,6 +103,7 @@ return function(ga)
     if x.ndim == 0 then fail("index: a 0-d array cannot be indexed with an integer array") end
     core._scatter(x, key, as_values(value, x.dtype), "index")
   end
+  core._set_hooks({ index_array_get = index_array_get, index_array_set = index_array_set })
 
   ---------------------------------------------------------------------------
   -- elementwise selections

@@ -27,7 +27,8 @@ describe("libs: cuBLAS through the handle home", function()
         assert.are.same({}, r.shape)
         local want = lua_dot(a, b)
         local tol = dt == "float32" and 1e-5 * n or 1e-12 * n
-        assert.is_true(math.abs(r:item() - want) <= tol * (1 + math.abs(want)), ("n=%d: %g vs %g"):format(n, r:item(), want))
+        local got = r:item()
+        assert.is_true(math.abs(got - want) <= tol * (1 + math.abs(want)), ("n=%d: %g vs %g"):format(n, got, want))
       end
     end)
   end

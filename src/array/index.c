@@ -4,7 +4,7 @@
 ** ellipsis), which are applied to the shape and strides as pure arithmetic:
 ** basic indexing makes views and never touches the device. Array keys
 ** (masks, gathers) are passed on to the handlers that engines register in
-** the method table as _index_array_get / _index_array_set.
+** the state as hooks (GA_HOOK_INDEX_GET / GA_HOOK_INDEX_SET).
 */
 #include <string.h>
 
@@ -184,12 +184,11 @@ static ga_array *push_view(lua_State *L, ga_array *x, view_spec *v) {
   return ga_new_view(L, 1, v->ndim, v->shape, v->strides, x->data + v->offset);
 }
 
-static int call_array_handler(lua_State *L, const char *name, int nargs) {
-  ga_push_methods(L);
-  if (lua_getfield(L, -1, name) != LUA_TFUNCTION)
-    return ga_error(L, "index: indexing with an array needs the engine that provides %s", name);
+/* Array keys go to the engines' handler (gather, scatter, masks), which
+** live above this layer: lua/gpuarray/select.lua sets it as a hook */
+static int call_array_handler(lua_State *L, ga_hook h, int nargs) {
+  if (!ga_push_hook(L, h)) return ga_error(L, "index: indexing with an array needs lua/gpuarray/select.lua");
   lua_insert(L, 1);
-  lua_pop(L, 1);       /* the method table */
   lua_call(L, nargs, LUA_MULTRET);
   return lua_gettop(L);
 }
@@ -198,7 +197,7 @@ int ga_index_read(lua_State *L) {
   ga_array *x = ga_checkarray(L, 1);
   if (ga_toarray(L, 2)) {
     lua_settop(L, 2);
-    return call_array_handler(L, "_index_array_get", 2);
+    return call_array_handler(L, GA_HOOK_INDEX_GET, 2);
   }
   view_spec v;
   ga_array *view = push_view(L, x, &v);
@@ -213,7 +212,7 @@ int ga_index_write(lua_State *L) {
   ga_checkarray(L, 1);
   if (ga_toarray(L, 2)) {
     lua_settop(L, 3);
-    call_array_handler(L, "_index_array_set", 3);
+    call_array_handler(L, GA_HOOK_INDEX_SET, 3);
     return 0;
   }
   ga_array *x = ga_checkarray(L, 1);

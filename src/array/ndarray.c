@@ -292,8 +292,7 @@ static int l_len(lua_State *L) {
 
 static int l_tostring(lua_State *L) {
   ga_array *a = ga_toarray(L, 1);
-  ga_push_methods(L);
-  if (a && !(a->flags & GA_F_FREED) && lua_getfield(L, -1, "_repr") == LUA_TFUNCTION) {
+  if (a && !(a->flags & GA_F_FREED) && ga_push_hook(L, GA_HOOK_REPR)) {
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);
     return 1;

@@ -45,6 +45,14 @@ void ga_state_push(lua_State *L);       /* the context userdata, for closures */
 /* Push the context, creating it on the first open of the module in L */
 ga_state *ga_state_open(lua_State *L);
 
+/* Lua functions that C calls back, in fixed slots of the state (set from
+** Lua once, with core._set_hooks{repr = f, ...}), never looked up by name
+** on a hot path */
+typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_NHOOKS } ga_hook;
+/* Push hook h; returns 0 (and pushes nothing) when it was never set */
+int ga_push_hook(lua_State *L, ga_hook h);
+void ga_open_state(lua_State *L);      /* core._set_hooks */
+
 /* Register funcs into the table on top with the context as their upvalue */
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
 /* Metatable mt with the metamethods meta (context upvalue) and an __index

@@ -68,3 +68,53 @@ void ga_push_methods(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &methods_key);
   }
 }
+
+/* ===================================================================== */
+/* hooks                                                                 */
+/* ===================================================================== */
+
+static const char hooks_key = 'k';    /* registry: slot -> function */
+static const char *const hook_names[GA_NHOOKS] = {"repr", "index_array_get", "index_array_set"};
+
+int ga_push_hook(lua_State *L, ga_hook h) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &hooks_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (lua_rawgeti(L, -1, (lua_Integer)h + 1) != LUA_TFUNCTION) {
+    lua_pop(L, 2);
+    return 0;
+  }
+  lua_remove(L, -2);
+  return 1;
+}
+
+/* core._set_hooks{name = function, ...}: the names are read here, once */
+static int l_set_hooks(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &hooks_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, GA_NHOOKS, 0);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &hooks_key);
+  }
+  for (int h = 0; h < GA_NHOOKS; h++) {
+    int t = lua_getfield(L, 1, hook_names[h]);
+    if (t == LUA_TNIL) {
+      lua_pop(L, 1);
+      continue;
+    }
+    if (t != LUA_TFUNCTION) ga_error(L, "_set_hooks: %s must be a function", hook_names[h]);
+    lua_rawseti(L, -2, h + 1);
+  }
+  return 0;
+}
+
+static const luaL_Reg state_funcs[] = {
+  {"_set_hooks", l_set_hooks},
+  {NULL, NULL}
+};
+
+void ga_open_state(lua_State *L) {
+  ga_setfuncs(L, state_funcs);
+}
