@@ -116,6 +116,15 @@ void ga_pack_indexer32(ga_ixbuf *b, int nd, const int64_t *shape, int nop, int64
 void ga_pack_indexer64(ga_ixbuf *b, int nd, const int64_t *shape, int nop, int64_t *const *strides);
 
 
+/* dtype.c: NumPy's casting rules */
+int ga_can_cast_safe(int from, int to);
+int ga_can_cast_same_kind(int from, int to);
+
+/* ctoken.c: is the first use of name in the C statements op an
+** unconditional assignment ("z = ...;" at the top level before any control
+** flow)? Then an output is never loaded. */
+int ga_assigned_first(const char *op, const char *name);
+
 /* ===================================================================== */
 /* params.c: CuPy-style kernel parameter lists                           */
 /* ===================================================================== */

@@ -311,3 +311,25 @@ double ga_value_to_double(ga_dtype t, const ga_value *v) {
   canon c = read_canon(t, v);
   return canon_real(&c);
 }
+
+/* ===================================================================== */
+/* NumPy's casting rules between dtypes                                  */
+/* ===================================================================== */
+
+int ga_can_cast_safe(int from, int to) {
+  return ga_promote((ga_dtype)from, (ga_dtype)to) == (ga_dtype)to;
+}
+
+static int kind_order(int t) {
+  switch (ga_dtypes[t].kind) {
+    case 'b': return 0;
+    case 'u': return 1;
+    case 'i': return 2;
+    case 'f': return 3;
+    default: return 4;
+  }
+}
+
+int ga_can_cast_same_kind(int from, int to) {
+  return ga_can_cast_safe(from, to) || kind_order(from) <= kind_order(to);
+}

@@ -150,7 +150,7 @@ static int l_ek_new(lua_State *L) {
   for (int j = 0; j < k->out.n; j++) {
     /* loop_prep could read an output before the operation writes it */
     k->write_first[j] = !mentions(k->loop_prep, k->out.p[j].name) &&
-                        ga_ew_write_first(k->operation, k->out.p[j].name);
+                        ga_assigned_first(k->operation, k->out.p[j].name);
   }
   int np = k->in.n + k->out.n;
   ga_ewcache_init(&k->cache, 1 + (2 * np + 7) / 8);

@@ -173,14 +173,7 @@ uint64_t ga_ew_variant_word(const ga_ewvariant *v, int device);
 /* shared helpers                                                        */
 /* ===================================================================== */
 
-/* Is the operation's first use of name an unconditional assignment
-** ("z = ...;" as a top-level statement before any control flow)? Then the
-** output is never loaded. */
-int ga_ew_write_first(const char *op, const char *name);
 
-/* NumPy's casting rules between dtypes */
-int ga_can_cast_safe(int from, int to);
-int ga_can_cast_same_kind(int from, int to);
 
 /* Raise "gpuarray: <fname>: array is on device X, the current device is Y" */
 
