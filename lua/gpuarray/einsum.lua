@@ -45,7 +45,7 @@ return function(ga)
       if keep[c] then rest[#rest + 1] = c else axes[#axes + 1] = i end
     end
     if #axes == 0 then return x, lt end
-    return ga.sum(x, { axis = axes }), rest
+    return ga.sum(x, { axis = axes, dtype = x.dtype }), rest
   end
 
   local function product(shape, lt, list)

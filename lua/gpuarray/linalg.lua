@@ -166,7 +166,9 @@ return function(ga)
   local function eig(a, uplo, vectors, fname)
     a = square(a, fname)
     uplo = uplo or "L"
-    if uplo ~= "L" and uplo ~= "U" then fail(("linalg.%s: uplo is \"L\" or \"U\", got %s"):format(fname, tostring(uplo))) end
+    if uplo ~= "L" and uplo ~= "U" then
+      fail(("linalg.%s: uplo is \"L\" or \"U\", got %s"):format(fname, tostring(uplo)))
+    end
     local A = cmem(a, solver_dtype(a))
     -- the lower triangle of row-major a is the upper one of its memory
     local w, info, where = core._syevd(A, uplo == "L", vectors)

@@ -238,7 +238,7 @@ return function(ga)
   end
 
   -- options of the diagonal family: positional offset or a table
-  local function diag_opts(x, offset, axis1, axis2)
+  local function diag_opts(offset, axis1, axis2)
     if type(offset) == "table" then
       local o = offset
       return o.offset or 0, o.axis1 or 1, o.axis2 or 2, o.dtype
@@ -250,7 +250,7 @@ return function(ga)
   -- axis2=}): a view of the diagonal, appended as the last axis
   function ga.diagonal(x, offset, axis1, axis2)
     x = operand(x, "diagonal")
-    local off, a1, a2 = diag_opts(x, offset, axis1, axis2)
+    local off, a1, a2 = diag_opts(offset, axis1, axis2)
     return core._diag_view(x, off, a1, a2)
   end
   methods.diagonal = ga.diagonal
@@ -259,7 +259,7 @@ return function(ga)
   -- of the diagonal (a 0-d array for a matrix)
   function ga.trace(x, offset, axis1, axis2)
     x = operand(x, "trace")
-    local off, a1, a2, dtype = diag_opts(x, offset, axis1, axis2)
+    local off, a1, a2, dtype = diag_opts(offset, axis1, axis2)
     local d = core._diag_view(x, off, a1, a2)
     return ga.sum(d, { axis = -1, dtype = dtype })
   end
