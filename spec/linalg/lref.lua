@@ -72,7 +72,8 @@ function L.matmul(A, B, dt)
       ib[i] = sb[i] == 1 and 1 or d
     end
     local r, c = mi[nb + 1], mi[nb + 2]
-    local acc = isbool and false or 0
+    local acc = 0
+    if isbool then acc = false end
     for j = 1, k do
       ia[#sa - 1], ia[#sa] = r, j
       ib[#sb - 1], ib[#sb] = j, c

@@ -106,16 +106,17 @@ static void gemm_blas(lua_State *L, ga_state *ctx, const operand *A, const opera
       B->ld > 0x7fffffff)
     ga_error(L, "matmul: dimensions past 2^31 - 1 (cuBLAS's limit)");
   cublasHandle_t h = (cublasHandle_t)ga_lib_handle(L, ctx, &ga_cublas, ctx->stream);
-  /* alpha and beta live on the host for GEMM; dot-like calls set DEVICE */
+  /* alpha and beta live on the host for GEMM; dot-like calls set DEVICE.
+  ** The algorithm hint is CuPy's on sm_80 and later (tensor-op default). */
   ga_lib_check(L, &ga_cublas, cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST), "matmul: cublasSetPointerMode");
   int st;
   if (batch == 1)
     st = (int)cublasGemmEx(h, B->op, A->op, (int)n, (int)m, (int)k, one, B->a->data, dt, (int)B->ld,
-                           A->a->data, dt, (int)A->ld, zero, c->data, dt, (int)n, ct, CUBLAS_GEMM_DEFAULT);
+                           A->a->data, dt, (int)A->ld, zero, c->data, dt, (int)n, ct, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
   else
     st = (int)cublasGemmStridedBatchedEx(h, B->op, A->op, (int)n, (int)m, (int)k, one, B->a->data, dt,
                                          (int)B->ld, B->bstride, A->a->data, dt, (int)A->ld, A->bstride, zero,
-                                         c->data, dt, (int)n, m * n, (int)batch, ct, CUBLAS_GEMM_DEFAULT);
+                                         c->data, dt, (int)n, m * n, (int)batch, ct, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
   ga_lib_check(L, &ga_cublas, st, batch == 1 ? "matmul: cublasGemmEx" : "matmul: cublasGemmStridedBatchedEx");
 }
 

@@ -62,6 +62,10 @@ static int l_gesvd(lua_State *L) {
   int t = a.a->dtype;
   int64_t isz = ga_dtypes[t].itemsize, rsz = ga_dtypes[a.real].itemsize;
   int64_t ucols = full ? m : n;
+  /* gesvdp without vectors failed (wrong values, then EXECUTION_FAILED) on
+  ** the H200 with CUDA 13.0: it computes them always, and drops them */
+  int is_p = strcmp(method, "gesvdp") == 0, keep = vectors;
+  if (is_p) vectors = 1;
   ga_solver *s = ga_sv_handle(L);
   ga_array *S = ga_sv_batch_array(L, &a, a.real, n);                       /* 5 */
   ga_array *U = NULL, *V = NULL;
@@ -102,7 +106,7 @@ static int l_gesvd(lua_State *L) {
                                     S->data + b * n * rsz, a.type, Ud + b * ustep, m, a.type, Vd + b * vstep, n, a.type,
                                     dw, dws, hw, hws, info + b),
                    "linalg.svd: cusolverDnXgesvd");
-  } else if (strcmp(method, "gesvdp") == 0) {
+  } else if (is_p) {
     int econ = !full;
     cudaDataType st = a.real == GA_FLOAT32 ? CUDA_R_32F : CUDA_R_64F;
     size_t dws = 0, hws = 0;
@@ -135,8 +139,13 @@ static int l_gesvd(lua_State *L) {
   }
 done:
   lua_pushvalue(L, 5);
-  lua_pushvalue(L, 6);
-  lua_pushvalue(L, 7);
+  if (keep) {
+    lua_pushvalue(L, 6);
+    lua_pushvalue(L, 7);
+  } else {
+    lua_pushnil(L);
+    lua_pushnil(L);
+  }
   lua_pushboolean(L, is_vt);
   if (n == 0 || a.batch == 0) {
     lua_pushinteger(L, 0);
