@@ -48,9 +48,15 @@ function B.case(key, fn)
   collectgarbage()
 end
 
-local AREAS = { "copy", "elementwise", "elementwise_gather", "reduction", "raw" }
+local AREAS = { "copy", "elementwise", "elementwise_gather", "reduction", "raw", "linalg" }
+local areas_only = os.getenv("GPUARRAY_BENCH_AREAS")  -- "copy,linalg": only these areas
 for _, area in ipairs(AREAS) do
-  local ok, add = pcall(require, "bench." .. area)
+  local ok, add
+  if areas_only and not ("," .. areas_only .. ","):find("," .. area .. ",", 1, true) then
+    ok, add = true, function() end
+  else
+    ok, add = pcall(require, "bench." .. area)
+  end
   if ok then
     add(ga, B)
   elseif not tostring(add):find("module 'bench." .. area .. "' not found", 1, true) then

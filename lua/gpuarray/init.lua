@@ -85,6 +85,9 @@ require("gpuarray.ufuncs")(ga)
 require("gpuarray.join")(ga)
 require("gpuarray.select")(ga)
 require("gpuarray.reductions")(ga)
+require("gpuarray.products")(ga)
+require("gpuarray.einsum")(ga)
+require("gpuarray.linalg")(ga)
 require("gpuarray.benchmark")(ga)
 
 return ga

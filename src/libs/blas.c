@@ -2,7 +2,7 @@
 ** blas.c: cuBLAS through the handle home. The library's description, and
 ** the first call made through it: a dot product of two contiguous float32
 ** or float64 vectors into a 0-d array, the result written on the device
-** (pointer mode device: no synchronisation).
+** (pointer mode device: no synchronisation). GEMM lives in matmul.c.
 */
 #include <cublas_v2.h>
 
@@ -10,11 +10,9 @@
 
 static int blas_create(void **h) { return (int)cublasCreate((cublasHandle_t *)h); }
 static int blas_destroy(void *h) { return (int)cublasDestroy((cublasHandle_t)h); }
-static int blas_set_stream(void *h, cudaStream_t s) {
-  int st = (int)cublasSetStream((cublasHandle_t)h, s);
-  /* results of reductions (dot, nrm2) stay on the device */
-  return st ? st : (int)cublasSetPointerMode((cublasHandle_t)h, CUBLAS_POINTER_MODE_DEVICE);
-}
+/* The pointer mode is set by each call (a cheap field store): GEMM takes
+** alpha and beta from the host, dot-like calls write results on the device. */
+static int blas_set_stream(void *h, cudaStream_t s) { return (int)cublasSetStream((cublasHandle_t)h, s); }
 
 const ga_libdesc ga_cublas = {"cuBLAS", GA_DOM_CUBLAS, blas_create, blas_destroy, blas_set_stream};
 
@@ -41,6 +39,7 @@ static int l_blas_dot(lua_State *L) {
     ga_fill(L, ctx, r, &zero);
     return 1;
   }
+  ga_lib_check(L, &ga_cublas, cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), "_blas_dot: cublasSetPointerMode");
   int st = x->dtype == GA_FLOAT32
                ? (int)cublasSdot(h, n, (const float *)x->data, incx, (const float *)y->data, incy, (float *)r->data)
                : (int)cublasDdot(h, n, (const double *)x->data, incx, (const double *)y->data, incy,

@@ -11,6 +11,8 @@
 #ifndef GA_LIBS_H
 #define GA_LIBS_H
 
+#include <cusolverDn.h>
+
 #include "engine/engine.h"
 
 /* What the handle home needs to know of one library. Status 0 is success
@@ -38,5 +40,34 @@ void *ga_lib_workspace(lua_State *L, ga_state *ctx, size_t nbytes);
 /* blas.c */
 extern const ga_libdesc ga_cublas;
 void ga_open_blas(lua_State *L);
+
+/* matmul.c: core._matmul (cuBLAS GEMM, integer GEMM kernel), _diag_view */
+void ga_open_matmul(lua_State *L);
+
+/* solver.c: the cuSOLVER handle (with the parameter objects its calls
+** take, made once per handle) and the factorisations */
+typedef struct {
+  cusolverDnHandle_t h;
+  cusolverDnParams_t params;    /* the 64-bit API's (default algorithms) */
+  gesvdjInfo_t jacobi;          /* gesvdj's (default tolerance and sweeps) */
+} ga_solver;
+extern const ga_libdesc ga_cusolver;
+void ga_open_solver(lua_State *L);
+void ga_open_solver_svd(lua_State *L);
+
+/* A batch of column-major matrices at a stack index (solver.c says how) */
+typedef struct {
+  ga_array *a;
+  int64_t rows, cols, batch;
+  int64_t step;                 /* bytes from one matrix to the next */
+  cudaDataType type;
+  int real;                     /* the real dtype of its values */
+} ga_svmat;
+void ga_sv_mat(lua_State *L, int idx, ga_svmat *m, const char *fname);
+ga_array *ga_sv_batch_array(lua_State *L, const ga_svmat *m, int dtype, int64_t last);  /* pushed */
+void *ga_sv_host(lua_State *L, size_t n);          /* pushed userdata: host workspace */
+int *ga_sv_info(lua_State *L, int64_t batch);     /* pushed int32 device array */
+int ga_sv_push_info(lua_State *L, const int *dinfo, int64_t batch);  /* info, index */
+ga_solver *ga_sv_handle(lua_State *L);
 
 #endif
