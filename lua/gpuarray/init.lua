@@ -85,6 +85,8 @@ require("gpuarray.ufuncs")(ga)
 require("gpuarray.join")(ga)
 require("gpuarray.select")(ga)
 require("gpuarray.reductions")(ga)
+require("gpuarray.random")(ga)
+require("gpuarray.fft")(ga)
 require("gpuarray.benchmark")(ga)
 
 return ga
