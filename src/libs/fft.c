@@ -61,8 +61,8 @@ static int l_fft_exec(lua_State *L) {
   if (kind == K_C2R) {
     nlast = (int64_t)luaL_checkinteger(L, 4);
     if (nlast < 1 || nlast / 2 + 1 != shape[nd - 1])
-      ga_error(L, "fft: c2r of length %lld needs %lld input values, got %lld", (long long)nlast,
-               (long long)(nlast / 2 + 1), (long long)shape[nd - 1]);
+      ga_error(L, "fft: c2r of length %I needs %I input values, got %I", (lua_Integer)nlast,
+               (lua_Integer)(nlast / 2 + 1), (lua_Integer)shape[nd - 1]);
     shape[nd - 1] = nlast;
   } else if (kind == K_R2C) {
     shape[nd - 1] = nlast / 2 + 1;
@@ -73,7 +73,7 @@ static int l_fft_exec(lua_State *L) {
   int64_t per = 1;
   for (int d = 0; d < rank; d++) {
     int64_t n = d == rank - 1 ? nlast : x->shape[nd - rank + d];
-    if (n < 1) ga_error(L, "fft: invalid number of data points (%lld)", (long long)n);
+    if (n < 1) ga_error(L, "fft: invalid number of data points (%I)", (lua_Integer)n);
     key.dims[d] = n;
     per *= n;
   }
@@ -129,7 +129,7 @@ static int l_fft_cache_info(lua_State *L) {
 static int l_fft_set_cache_size(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   lua_Integer n = luaL_checkinteger(L, 1);
-  if (n < 0 || n > 1 << 20) ga_error(L, "fft.set_cache_size: a size from 0 to 2^20, got %lld", (long long)n);
+  if (n < 0 || n > 1 << 20) ga_error(L, "fft.set_cache_size: a size from 0 to 2^20, got %I", n);
   if (ga_device_count() > 0) ga_device_enter(L, ctx);    /* evicted plans are destroyed on their device */
   ga_fftplan_set_size(ctx->device, (int)n);
   return 0;
