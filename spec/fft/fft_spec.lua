@@ -30,6 +30,10 @@ local function check(got, ref, complex, what)
   end
 end
 
+local function close(a, b)
+  return ga.abs(a - b):max():item() <= 1e-12 * (1 + ga.abs(b):max():item())
+end
+
 local function dftn(a, axes, inverse)
   for _, ax in ipairs(axes) do a = D.dft(a, ax, inverse) end
   return a
@@ -82,9 +86,9 @@ describe("fft", function()
     end
     -- a transposed view and a strided slice
     local t = x:transpose({ 3, 1, 2 })
-    assert.is_true(ga.allclose(fft.fft(t, nil, 2), fft.fft(x, nil, 1):transpose({ 3, 1, 2 })))
+    assert.is_true(close(fft.fft(t, nil, 2), fft.fft(x, nil, 1):transpose({ 3, 1, 2 })))
     local s = x[{ {}, { 1, -1, 2 }, {} }]
-    assert.is_true(ga.allclose(fft.fft(s, nil, 2), fft.fft(s:copy(), nil, 2)))
+    assert.is_true(close(fft.fft(s, nil, 2), fft.fft(s:copy(), nil, 2)))
     -- real input promoted: float32 to complex64, int to complex128
     local r = D.random({ 9 })
     local xf = ga.array(D.totable(r), "float32")
@@ -238,7 +242,7 @@ describe("fft", function()
     local _ <close> = s:scope()
     local y = fft.fft(x)
     s:synchronize()
-    assert.is_true(ga.allclose(y, fft.fft(x)))
+    assert.is_true(close(y, fft.fft(x)))
   end)
 
   helper.gpu_it("fftfreq, rfftfreq, fftshift and ifftshift", function()
