@@ -16,7 +16,7 @@ ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
              -I$(LUA_INCDIR) -I$(CUDA_HOME)/include -Isrc -Ibuild
 CUDA_LIBDIR = $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
-              -lcudart -lnvrtc -lcublas -lcusolver -lpthread -lm
+              -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lpthread -lm
 
 BUILD   = build
 SO      = $(BUILD)/gpuarray/core.so
@@ -68,6 +68,8 @@ install: $(SO)
 	install -d $(DESTDIR)$(LIBDIR)/gpuarray $(DESTDIR)$(LUADIR)/gpuarray
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/gpuarray/core.so
 	install -m 644 lua/gpuarray/*.lua $(DESTDIR)$(LUADIR)/gpuarray/
+	for d in lua/gpuarray/*/; do n=$$(basename $$d); install -d $(DESTDIR)$(LUADIR)/gpuarray/$$n; \
+	  install -m 644 $$d*.lua $(DESTDIR)$(LUADIR)/gpuarray/$$n/; done
 
 clean:
 	rm -rf $(BUILD)

@@ -88,6 +88,8 @@ require("gpuarray.reductions")(ga)
 require("gpuarray.products")(ga)
 require("gpuarray.einsum")(ga)
 require("gpuarray.linalg")(ga)
+require("gpuarray.random")(ga)
+require("gpuarray.fft")(ga)
 require("gpuarray.benchmark")(ga)
 
 return ga

@@ -304,4 +304,7 @@ void ga_open_gather(lua_State *L);
 
 void ga_open_rawkernel(lua_State *L);
 
+/* random.c: Philox generation and transforms (ga.random's device side) */
+void ga_open_random(lua_State *L);
+
 #endif

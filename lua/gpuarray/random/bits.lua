@@ -1,0 +1,90 @@
+--- The counter-based core every ga.random object shares: a 64-bit key
+-- (from the seed, through SplitMix64) and a 64-bit offset (Philox counters
+-- used so far). Each draw fills a fresh array through core._random_fill,
+-- which returns the counters it used; the offset moves past them, so two
+-- calls never share a number, and the numbers depend on the seed and the
+-- sequence of calls only (kernels/random/philox.cuh says how).
+return function(ga)
+  local core = ga._core
+  local fail = ga._fail
+  local bits = {}
+
+  --- SplitMix64 (Steele et al.): a well-mixed 64-bit key from any integer
+  -- seed; salt tells generator families apart (RandomState, Generator).
+  function bits.mix(seed, salt)
+    local z = seed + 0x9E3779B97F4A7C15 * (1 + (salt or 0))
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    return z ~ (z >> 31)
+  end
+
+  local entropy_calls = 0
+  --- A seed when none is given: time, clock and a per-state address
+  function bits.entropy()
+    entropy_calls = entropy_calls + 1
+    local addr = tonumber(tostring({}):match("0x(%x+)"), 16) or 0
+    return bits.mix(os.time() ~ (math.floor(os.clock() * 1e9) << 20) ~ addr ~ entropy_calls)
+  end
+
+  --- An integer seed from a Lua value (nil: fresh entropy)
+  function bits.seed_of(seed, fname)
+    if seed == nil then return bits.entropy() end
+    local s = math.tointeger(seed)
+    if s == nil then fail(("%s: seed must be an integer, got %s"):format(fname, tostring(seed))) end
+    return s
+  end
+
+  --- A new generator core {key, offset} for seed
+  function bits.new(seed, salt, fname)
+    return { key = bits.mix(bits.seed_of(seed, fname), salt), offset = 0 }
+  end
+
+  --- out (a fresh C-contiguous array) filled by kind from core g
+  function bits.fill(g, out, kind, a, b)
+    local used = core._random_fill(out, kind, g.key, g.offset, a, b)
+    g.offset = g.offset + used
+    return out
+  end
+
+  --- A shape from size (nil: 0-d; an integer; a list)
+  function bits.shape(size)
+    if size == nil then return {} end
+    return size
+  end
+
+  local FLOATS = { float32 = true, float64 = true }
+  local INTS = {
+    int8 = true, int16 = true, int32 = true, int64 = true,
+    uint8 = true, uint16 = true, uint32 = true, uint64 = true,
+  }
+  bits.INTS = INTS
+
+  --- The dtype name of a dtype argument; default: the state's default
+  -- dtype when it is a float one, else float64 (ints: int64)
+  function bits.float_dtype(dt, fname)
+    if dt == nil then
+      local d = ga.get_default_dtype()
+      return FLOATS[d] and d or "float64"
+    end
+    local name = ga.dtype(dt).name
+    if not FLOATS[name] then fail(("%s: dtype must be float32 or float64, got %s"):format(fname, name)) end
+    return name
+  end
+  function bits.int_dtype(dt, fname)
+    if dt == nil then return "int64" end
+    local name = ga.dtype(dt).name
+    if not INTS[name] then fail(("%s: dtype must be an integer dtype, got %s"):format(fname, name)) end
+    return name
+  end
+
+  --- A Lua number argument (a default when nil), checked
+  function bits.num(v, default, fname, what)
+    if v == nil then return default end
+    if type(v) ~= "number" then
+      fail(("%s: %s must be a number, got %s"):format(fname, what, ga._is_array(v) and "an ndarray" or type(v)))
+    end
+    return v
+  end
+
+  return bits
+end
