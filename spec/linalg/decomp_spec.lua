@@ -102,7 +102,9 @@ describe("linalg: decompositions", function()
         local orth = ga.linalg.norm(ga.subtract(ga.matmul(conj_t(U), U), I)):item()
         assert_small(orth, dt == "float32" and 1e-3 or 1e-11, dt .. " " .. method .. " U orthonormal")
         local g = ga.linalg.svd(a, { compute_uv = false, method = "gram" })
-        assert_small(gdiff(g, S), dt == "float32" and 1e-5 or 1e-10, dt .. " gram values vs " .. method)
+        -- against gesvdj's float32 values the bound is gesvdj's own (it stops early)
+        local gtol = dt == "float32" and (method == "gesvdj" and 5e-4 or 1e-5) or 1e-10
+        assert_small(gdiff(g, S), gtol, dt .. " gram values vs " .. method)
       end
     end
   end)

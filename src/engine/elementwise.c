@@ -394,12 +394,13 @@ static int l_ek_call(lua_State *L) {
     c.idx[j] = bd.idx[j];
     c.a[j] = bd.a[j];
     c.val[j] = bd.vals[j];
-    if (c.out[j] && !bd.a[j] && c.kind[j] == GA_EW_RAW && size < 0)
-      ga_error(L, "%s: raw output %s needs the size option or an output array", k->name, p->name);
   }
   if (narr > GA_IX_MAXOP) ga_error(L, "%s: more than %d non-raw array arguments", k->name, GA_IX_MAXOP);
   if (nb > 0 && size >= 0) ga_error(L, "%s: size must not be given when there are non-raw array arguments", k->name);
   if (nb == 0 && size < 0) ga_error(L, "%s: the size option is required when no argument is a non-raw array", k->name);
+  for (int j = nin; j < np; j++)
+    if (!bd.a[j] && c.kind[j] == GA_EW_RAW && size < 0)
+      ga_error(L, "%s: raw output %s needs the size option or an output array", k->name, param_at(k, j)->name);
   c.param_name = ek_param_name;
   c.size = size;
   c.reduce_dims = k->reduce_dims;

@@ -75,10 +75,10 @@ static int call_shape(lua_State *L, const ga_ewcall *c, int64_t *shape, int *sam
     nd = o->ndim;
     memcpy(shape, o->shape, sizeof(int64_t) * (size_t)nd);
   }
-  if (!have) {                         /* raw parameters only: size decides */
+  if (!have && c->size >= 0) {         /* raw parameters only: size decides */
     nd = 1;
     shape[0] = c->size;
-  }
+  }                                    /* scalars only: a 0-d result */
   return nd;
 }
 

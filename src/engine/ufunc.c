@@ -228,7 +228,7 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
   c.idx[nin] = out_idx;
   c.a[nin] = out;
   c.param_name = NULL;
-  c.size = 0;
+  c.size = -1;
   c.reduce_dims = c.allow_vin = c.copy_overlaps = 1;
   c.block = 0;
   c.stream = ctx->stream;

@@ -74,7 +74,10 @@ return function(ga, linalg)
     -- cuSOLVER wants rows >= columns: A column-major when tall, else A^T
     local tall = m >= n
     local A = tall and h.fmem(a, dt) or h.cmem(a, dt)
-    local S, Um, Vm, vt, info, where = core._gesvd(A, method, full, uv)
+    -- gesvdj without vectors gave wrong complex128 values on the H200 (3.7
+    -- relative to gesvd, 2026-11-24): for complex input compute them and drop them
+    local vectors = uv or (method == "gesvdj" and (dt == "complex64" or dt == "complex128"))
+    local S, Um, Vm, vt, info, where = core._gesvd(A, method, full, vectors)
     linalg._check_info(info, #batch > 0 and where, "svd", "did not converge")
     if not uv then return S end
     local U, Vh
