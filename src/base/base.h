@@ -21,7 +21,7 @@
 #define GA_MAXDIM 32
 
 /* ===================================================================== */
-/* Per-Lua-state context (module.c)                                      */
+/* Per-Lua-state context (state.c)                                       */
 /* ===================================================================== */
 
 typedef struct ga_pool ga_pool;
@@ -61,7 +61,7 @@ void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_
                  lua_CFunction index);
 
 /* ===================================================================== */
-/* errors (module.c)                                                     */
+/* errors (errors.c)                                                     */
 /* ===================================================================== */
 
 /* luaL_error with the "gpuarray: " prefix */

@@ -3,7 +3,7 @@
 ** holds the parsed parameter lists and the code strings; a call binds the
 ** placeholder types from the arguments, broadcasts, allocates outputs,
 ** picks the layout class and launches the variant compiled for that
-** combination (memoised in the object, see ewgen.c).
+** combination through the call driver (ew_driver.c), memoised in the object.
 **
 ** Binding follows CuPy's _decide_params_type: arrays and typed scalars
 ** are strong and must match fixed types exactly (outputs first, then

@@ -16,7 +16,7 @@ void ga_kernel_params(lua_State *L, const char *in_s, const char *out_s, ga_para
 void ga_open_params(lua_State *L);
 
 /* ===================================================================== */
-/* the elementwise engine (ewgen.c, elementwise.c)                       */
+/* the elementwise engine (ew_codegen.c, ew_layout.c, ew_driver.c)       */
 /* ===================================================================== */
 
 /* Elements (vectors for FLAT) each thread takes per step of its loop */
@@ -94,7 +94,7 @@ typedef struct {
 void ga_ew_layout(ga_ewiter *it, int reduce_dims, int allow_vin, ga_ewvariant *v, ga_ixbuf *ix,
                   int64_t *count);
 
-/* core._ew_layout{...}: ga_ew_layout for specs (see ewgen.c) */
+/* core._ew_layout{...}: ga_ew_layout for specs (ew_layout.c) */
 int ga_l_ew_layout(lua_State *L);
 
 /* ===================================================================== */

@@ -2,7 +2,7 @@
 ** rawkernel.c: ga.RawKernel(src, name[, opts]) and ga.RawModule(src[, opts]).
 **
 ** A module holds the source, the NVRTC options and the name expressions in
-** one userdata, and the program compiled for each device (compile.c caches
+** one userdata, and the program compiled for each device (compile/program.c caches
 ** programs in memory and on disk, so both objects are cheap to remake). A
 ** kernel holds its name, its parameters as sigparse.c read them from the
 ** source (once, at construction) and its cudaKernel_t per device.

@@ -106,7 +106,7 @@ static void bin_insert(ga_pool *p, arena *a, chunk *c) {
   p->nfree++;
 }
 
-static void bin_remove(ga_pool *p, chunk *c) {
+void ga_pool_bin_remove(ga_pool *p, chunk *c) {
   arena *a = c->arena;
   int b = c->bin;
   if (c->fprev) c->fprev->fnext = c->fnext;
@@ -184,7 +184,7 @@ static void split(ga_pool *p, chunk *c, size_t size, arena *rest) {
 static void free_insert(ga_pool *p, arena *a, chunk *c) {
   chunk *n = c->next;
   if (n && n->arena == a) {
-    bin_remove(p, n);
+    ga_pool_bin_remove(p, n);
     c->b.size += n->b.size;
     c->next = n->next;
     if (c->next) c->next->prev = c;
@@ -192,7 +192,7 @@ static void free_insert(ga_pool *p, arena *a, chunk *c) {
   }
   chunk *pv = c->prev;
   if (pv && pv->arena == a) {   /* pv absorbs c: a segment's head survives */
-    bin_remove(p, pv);
+    ga_pool_bin_remove(p, pv);
     pv->b.size += c->b.size;
     pv->next = c->next;
     if (pv->next) pv->next->prev = pv;
@@ -249,7 +249,7 @@ static void make_idle(ga_pool *p, chunk *c) {
 ** running: allocation pays for a query or two, not for the whole list. With
 ** wait, every fence is waited for (free_all, out of memory, destroying the
 ** pool). */
-static void pending_poll(ga_pool *p, int wait) {
+void ga_pool_pending_poll(ga_pool *p, int wait) {
   for (chunk *c = p->pending, *cn; c; c = cn) {
     cn = c->fnext;
     if (c->fence) {   /* none: parked for want of memory after a sync */
@@ -266,18 +266,18 @@ static void pending_poll(ga_pool *p, int wait) {
 ** idle ones, then the best fit among other streams' chunks, after ordering s
 ** behind them. */
 static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
-  if (p->pending) pending_poll(p, 0);
+  if (p->pending) ga_pool_pending_poll(p, 0);
   arena *own = arena_find(p, s), *from = NULL;
   chunk *c = own && own->nfree ? arena_best(own, size) : NULL;
   if (c) {
-    bin_remove(p, c);
+    ga_pool_bin_remove(p, c);
     split(p, c, size, own);
     return c;
   }
   if (p->nfree == 0) return NULL;
   arena *idle = arena_find(p, IDLE);
   if (idle && idle->nfree && (c = arena_best(idle, size)) != NULL) {
-    bin_remove(p, c);
+    ga_pool_bin_remove(p, c);
     split(p, c, size, idle);
     return c;
   }
@@ -296,14 +296,14 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
     if (order_after(p, from->stream, s)) break;
     from->skip = p->gen;
   }
-  bin_remove(p, c);
+  ga_pool_bin_remove(p, c);
   split(p, c, size, from);   /* the rest is still only safe on 'from' */
   return c;
 }
 
 /* A percentage limit from the environment becomes bytes once the device can
 ** be asked (creating the pool must not need a GPU) */
-static void resolve_limit(ga_pool *p) {
+void ga_pool_resolve_limit(ga_pool *p) {
   size_t t;
   if (p->limit_frac > 0 && p->be->kind != BE_HOST && ga_pool_total_mem(p->device, &t)) {
     p->limit = (size_t)(p->limit_frac * (double)t);
@@ -354,7 +354,7 @@ static void pool_destroy(ga_pool *p) {
     pthread_mutex_unlock(&list_mu);
   }
   int prev = p->be->kind != BE_HOST ? ga_pool_push_device(p->device) : -1;
-  pending_poll(p, 1);   /* leftovers (no memory to make them idle) go with their segments */
+  ga_pool_pending_poll(p, 1);   /* leftovers (no memory to make them idle) go with their segments */
   for (chunk *h = p->segs, *hn; h; h = hn) {
     hn = h->snext;
     for (chunk *c = h->next, *cn; c; c = cn) {
@@ -481,7 +481,7 @@ ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
     pthread_mutex_unlock(&p->mu);
     goto handout;
   }
-  resolve_limit(p);
+  ga_pool_resolve_limit(p);
   size_t held = p->be->kind == BE_ASYNC ? p->used : p->total;
   if (p->limit && (held > p->limit || size > p->limit - held)) {
     pthread_mutex_unlock(&p->mu);
@@ -617,7 +617,7 @@ void ga_block_release(ga_block *b) {
 
 /* s is going away: its free chunks wait for its last work, then go idle
 ** (pool mutex held; device current for device pools) */
-static void retire_in(ga_pool *p, cudaStream_t s) {
+void ga_pool_retire_in(ga_pool *p, cudaStream_t s) {
   gev *g = ga_pool_gev_new(p);
   if (g && !p->be->record(p, &g->h, s)) {
     ga_pool_gev_put(p, g);
@@ -635,7 +635,7 @@ static void retire_in(ga_pool *p, cudaStream_t s) {
   while (a && a->nfree) {
     int b = next_bin(a, 0);
     chunk *c = a->bins[b];
-    bin_remove(p, c);
+    ga_pool_bin_remove(p, c);
     fence *f = g ? (fence *)malloc(sizeof *f + sizeof(gev *)) : NULL;
     if (f) {
       f->n = 1;
@@ -665,154 +665,9 @@ void ga_pool_stream_destroyed(int device, cudaStream_t s) {
   for (ga_pool *p = pool_list; p; p = p->lnext) {
     if (p->device != device || p->be->kind != BE_DEVICE) continue;
     pthread_mutex_lock(&p->mu);
-    retire_in(p, s);
+    ga_pool_retire_in(p, s);
     pthread_mutex_unlock(&p->mu);
   }
   pthread_mutex_unlock(&list_mu);
   ga_pool_pop_device(device, prev);
-}
-
-/* ===================================================================== */
-/* statistics, limits, emptying                                          */
-/* ===================================================================== */
-
-static cudaMemPool_t async_mempool(int device) {
-  cudaMemPool_t mp = NULL;
-  if (cudaDeviceGetMemPool(&mp, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return NULL;
-  }
-  return mp;
-}
-
-void ga_pool_get_stats(ga_pool *p, ga_pool_stats *st) {
-  size_t reserved = 0;
-  if (p->be->kind == BE_ASYNC) {
-    cudaMemPool_t mp = async_mempool(p->device);
-    uint64_t v = 0;
-    if (mp && cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReservedMemCurrent, &v) == cudaSuccess)
-      reserved = (size_t)v;
-    else
-      (void)cudaGetLastError();
-  }
-  pthread_mutex_lock(&p->mu);
-  if (p->pending) pending_poll(p, 0);
-  resolve_limit(p);
-  st->used_bytes = p->used;
-  st->total_bytes = p->be->kind == BE_ASYNC ? (reserved > p->used ? reserved : p->used) : p->total;
-  st->free_bytes = st->total_bytes - p->used;
-  st->n_free_blocks = p->nfree;
-  st->limit = p->limit;
-  pthread_mutex_unlock(&p->mu);
-}
-
-void ga_pool_set_limit(ga_pool *p, size_t limit) {
-  pthread_mutex_lock(&p->mu);
-  p->limit = limit;
-  p->limit_frac = 0;
-  pthread_mutex_unlock(&p->mu);
-}
-
-static void async_free_all(ga_pool *p) {
-  int prev = ga_pool_push_device(p->device);
-  if (prev < 0) return;
-  cudaMemPool_t mp = async_mempool(p->device);
-  if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
-  if (mp && cudaMemPoolTrimTo(mp, 0) != cudaSuccess) (void)cudaGetLastError();
-  ga_pool_pop_device(p->device, prev);
-}
-
-/* Give back every segment whose chunks are all free. Their chunks may sit in
-** different streams' lists: cudaFree waits for the whole device, so that is
-** safe here (and only here). Pending chunks are waited for first. */
-void ga_pool_free_all(ga_pool *p) {
-  if (p->be->kind == BE_ASYNC) {
-    async_free_all(p);
-    return;
-  }
-  chunk *dead = NULL;
-  int dev = p->be->kind != BE_HOST;
-  int prev = -1;
-  if (dev && p->pending) prev = ga_pool_push_device(p->device);
-  pthread_mutex_lock(&p->mu);
-  if (p->pending) pending_poll(p, 1);
-  for (chunk *h = p->segs, *hn; h; h = hn) {
-    hn = h->snext;
-    chunk *c = h;
-    while (c && c->arena) c = c->next;
-    if (c) continue;   /* something in use */
-    for (c = h; c; ) {
-      chunk *cn = c->next;
-      bin_remove(p, c);
-      if (c != h) free(c);
-      c = cn;
-    }
-    if (h->sprev) h->sprev->snext = h->snext;
-    else p->segs = h->snext;
-    if (h->snext) h->snext->sprev = h->sprev;
-    p->total -= h->segsize;
-    h->snext = dead;
-    dead = h;
-  }
-  pthread_mutex_unlock(&p->mu);
-  if (dead) {   /* no CUDA call at all when nothing is cached */
-    if (dev && prev < 0) prev = ga_pool_push_device(p->device);
-    for (chunk *h = dead, *hn; h; h = hn) {
-      hn = h->snext;
-      p->be->release(p, h->b.ptr);
-      free(h);
-    }
-  }
-  if (dev) ga_pool_pop_device(p->device, prev);
-}
-
-/* ===================================================================== */
-/* host test hooks                                                       */
-/* ===================================================================== */
-
-static int test_sid(int sid) { return sid >= 0 && sid < GA_POOL_TEST_STREAMS; }
-
-void ga_pool_test_work(ga_pool *p, int sid) {
-  if (!p->test || !test_sid(sid)) return;
-  pthread_mutex_lock(&p->mu);
-  p->test->submitted[sid]++;
-  pthread_mutex_unlock(&p->mu);
-}
-
-void ga_pool_test_finish(ga_pool *p, int sid, long upto) {
-  if (!p->test || !test_sid(sid)) return;
-  pthread_mutex_lock(&p->mu);
-  unsigned long sub = p->test->submitted[sid];
-  p->test->completed[sid] = upto >= 0 && (unsigned long)upto < sub ? (unsigned long)upto : sub;
-  pthread_mutex_unlock(&p->mu);
-}
-
-void ga_pool_test_live(ga_pool *p, int sid, int live) {
-  if (!p->test || !test_sid(sid)) return;
-  pthread_mutex_lock(&p->mu);
-  p->test->live[sid] = (unsigned char)(live != 0);
-  pthread_mutex_unlock(&p->mu);
-}
-
-void ga_pool_test_bump(ga_pool *p) {
-  if (!p->test) return;
-  pthread_mutex_lock(&p->mu);
-  p->test->epoch++;
-  pthread_mutex_unlock(&p->mu);
-}
-
-void ga_pool_test_retire(ga_pool *p, int sid) {
-  if (!p->test || !test_sid(sid)) return;
-  pthread_mutex_lock(&p->mu);
-  p->test->epoch++;
-  p->test->live[sid] = 0;
-  retire_in(p, (cudaStream_t)(intptr_t)sid);
-  pthread_mutex_unlock(&p->mu);
-}
-
-void ga_pool_test_counts(ga_pool *p, size_t *pending, long *waits) {
-  pthread_mutex_lock(&p->mu);
-  *pending = p->npending;
-  *waits = p->test ? p->test->waits : 0;
-  pthread_mutex_unlock(&p->mu);
 }

@@ -1,5 +1,5 @@
 /*
-** pool_int.h: the memory pool's insides, shared by pool.c (chunks, arenas,
+** pool_internal.h: the memory pool's insides, shared by pool.c (chunks, arenas,
 ** allocation and release) and poolev.c (backends, the stream registry,
 ** events and fences). Nothing outside these two files includes it.
 */
@@ -119,5 +119,11 @@ void ga_pool_fence_sync(ga_pool *p, fence *f);
 /* An event on every stream that may have work (device current) plus the
 ** fences of destroyed streams still running; NULL when that fails */
 fence *ga_pool_fence_now(ga_pool *p);
+
+/* pool.c's pieces that pool_admin.c uses (p->mu held) */
+void ga_pool_pending_poll(ga_pool *p, int wait);
+void ga_pool_resolve_limit(ga_pool *p);
+void ga_pool_bin_remove(ga_pool *p, chunk *c);
+void ga_pool_retire_in(ga_pool *p, cudaStream_t s);
 
 #endif
