@@ -169,5 +169,5 @@ return function(ga)
   end
   ga.amax, ga.amin = ga.max, ga.min
   methods.amax, methods.amin = ga.max, ga.min
-  ga._reductions = defs         -- for the codegen specs
+  require("gpuarray.internal").reductions = defs         -- for the codegen specs
 end
