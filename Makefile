@@ -33,6 +33,8 @@ SRCS    = $(sort $(wildcard src/*/*.c))
 OBJS    = $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels_embed.o
 HDRS    = $(wildcard src/*/*.h)
 KERNELS = $(sort $(wildcard kernels/*/*.cuh))
+# every Lua file under lua/gpuarray/ (submodules in folders included)
+LUA_FILES = $(patsubst lua/%,%,$(shell find lua/gpuarray -name '*.lua' | sort))
 
 .PHONY: all test demo bench lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
 
@@ -63,12 +65,12 @@ check-layers: deps-build
 	@$(LUA) tools/check-layers.lua
 
 # random small programs run by gpuarray and by NumPy, results compared
-# (needs a GPU, and python3 with numpy): make difftest N=300
+# (needs a GPU, and python3 with numpy): make difftest N=300 [SEED=s] [PYTHON=...]
 N ?= 200
 PYTHON ?= python3
 difftest: deps-build $(SO)
 	@LUA_PATH="lua/?.lua;lua/?/init.lua;tools/?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" \
-	  $(LUA) tools/difftest/run.lua --n $(N) --python $(PYTHON) --out $(BUILD)/difftest
+	  $(LUA) tools/difftest/run.lua --n $(N) --python $(PYTHON) --out $(BUILD)/difftest $(if $(SEED),--seed $(SEED))
 
 demo: deps-build $(SO)
 	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) examples/quickstart.lua
@@ -84,7 +86,8 @@ lint: deps-lint
 install: prereqs $(SO)
 	install -d $(DESTDIR)$(LIBDIR)/gpuarray $(DESTDIR)$(LUADIR)/gpuarray
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/gpuarray/core.so
-	install -m 644 lua/gpuarray/*.lua $(DESTDIR)$(LUADIR)/gpuarray/
+	@for f in $(LUA_FILES); do echo "install -D -m 644 lua/$$f $(DESTDIR)$(LUADIR)/$$f"; \
+	  install -D -m 644 lua/$$f $(DESTDIR)$(LUADIR)/$$f || exit 1; done
 
 clean:
 	rm -rf $(BUILD)

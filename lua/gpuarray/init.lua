@@ -1,7 +1,7 @@
 --- gpuarray: CuPy for Lua. N-dimensional arrays in CUDA device memory.
 -- This file is what `require "gpuarray"` loads: the C core (gpuarray.core)
 -- plus the parts written in Lua. Submodules add themselves to the same table
--- and the same ndarray method table; see DESIGN.md for where things live.
+-- and the same ndarray method table; see docs/design.md for where things live.
 local core = require "gpuarray.core"
 local internal = require "gpuarray.internal"
 

@@ -1,4 +1,4 @@
---- Joining and splitting (API.md §3): concatenate, stack, hstack, vstack,
+--- Joining and splitting (docs/api.md §3): concatenate, stack, hstack, vstack,
 -- dstack, split, array_split, tile, repeat_, flip, fliplr, flipud, roll.
 --
 -- Everything here is views plus the copy engine (`view:set(src)`: any

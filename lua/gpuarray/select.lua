@@ -1,4 +1,4 @@
---- Selecting and comparing elements (API.md §4, §5):
+--- Selecting and comparing elements (docs/api.md §4, §5):
 --   integer-array indexing: x[idx], x[idx] = v, ga.take, ga.put
 --   ga.where(c, x, y), ga.clip, ga.isclose, ga.allclose, ga.array_equal,
 --   ga.around / ga.round.

@@ -27,7 +27,7 @@ local function resolve(name, ...)
 end
 
 describe("ufuncs", function()
-  it("defines every ufunc of API.md §5 with its arity", function()
+  it("defines every ufunc of docs/api.md §5 with its arity", function()
     for _, name in ipairs(words(UNARY)) do
       assert.is_not_nil(ga[name], name)
       assert.equal(1, ga[name].nin, name)

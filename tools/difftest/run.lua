@@ -32,7 +32,7 @@ do
 end
 
 os.execute(("mkdir -p '%s'"):format(opts.out))
-io.stderr:write(("difftest: seed %d (--seed %d replays it)\n"):format(opts.seed, opts.seed))
+io.stderr:write(("difftest: seed %d (make difftest SEED=%d replays it)\n"):format(opts.seed, opts.seed))
 
 local programs = {}
 for id = 1, opts.n do programs[id] = gen.program(id, opts.seed * 1000 + id) end
