@@ -198,54 +198,6 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, rawkernel *k) {
   return f;
 }
 
-/* "scale" from "&ns::scale<float, 4>": the kernel's own name */
-static size_t base_name(const char *name, const char **start) {
-  while (*name == '&' || *name == ' ') name++;
-  const char *e = strchr(name, '<');
-  if (!e) e = name + strlen(name);
-  while (e > name && e[-1] == ' ') e--;
-  const char *b = e;
-  while (b > name && b[-1] != ':' && b[-1] != ' ') b--;
-  *start = b;
-  return (size_t)(e - b);
-}
-
-static int ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Does word (n bytes) occur in src as a whole identifier? */
-static int has_identifier(const char *src, const char *word, size_t n) {
-  for (const char *p = src; n && *p; p++)
-    if ((p == src || !ident_char(p[-1])) && strncmp(p, word, n) == 0 && !ident_char(p[n])) return 1;
-  return 0;
-}
-
-/* The kernel named must be declared in the source (matched as a whole name,
-** through sigparse.c). A source that defines macros may make its kernels
-** with them, out of the scanner's sight: there the name as a whole
-** identifier is enough (the compile at construction looks it up on a GPU).
-** The error names the kernels the source does declare. */
-static void check_kernel_name(lua_State *L, const rawmodule *m, const char *name, ga_sigkernel *sig,
-                              const char *fname) {
-  if (ga_sig_find(m->src, m->srclen, name, sig)) return;
-  const char *b;
-  size_t n = base_name(name, &b);
-  if (n && strstr(m->src, "#define") && has_identifier(m->src, b, n)) return;
-  luaL_Buffer lb;
-  luaL_buffinit(L, &lb);
-  ga_sigscan scan;
-  int count = 0;
-  ga_sig_begin(&scan, m->src, m->srclen);
-  while (count < 16 && ga_sig_next(&scan, sig)) {
-    luaL_addstring(&lb, count++ ? ", " : "");
-    luaL_addstring(&lb, sig->name);
-  }
-  luaL_pushresult(&lb);
-  if (count == 0) ga_error(L, "%s: the source has no kernel named '%s' (it declares no __global__ function)", fname, name);
-  ga_error(L, "%s: the source has no kernel named '%s' (it declares: %s)", fname, name, lua_tostring(L, -1));
-}
-
 /* No GPU: compile for GA_CHECK_ARCH anyway (NVRTC needs no device), so that
 ** a compile error raises where the kernel is written on every machine */
 static void check_compiles(lua_State *L, const rawmodule *m, const char *what) {
@@ -259,7 +211,7 @@ static rawkernel *push_kernel(lua_State *L, int mod_idx, int name_idx, const cha
   rawmodule *m = checkmodule(L, mod_idx, fname);
   const char *name = ga_checkstring(L, name_idx, fname, "the kernel name");
   ga_sigkernel *sig = (ga_sigkernel *)lua_newuserdatauv(L, sizeof *sig, 0);   /* scratch */
-  check_kernel_name(L, m, name, sig, fname);
+  ga_raw_check_name(L, m->src, m->srclen, name, sig, fname);
   int found = ga_sig_find(m->src, m->srclen, name, sig) && sig->nparams >= 0;
   int n = found ? sig->nparams : 0;
   rawkernel *k = (rawkernel *)lua_newuserdatauv(L, sizeof *k + (size_t)n * sizeof(rkparam), 2);
