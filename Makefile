@@ -1,9 +1,14 @@
 # gpuarray: CuPy for Lua. `make demo` and `make test` set everything up on a
 # fresh Debian/Ubuntu machine with a CUDA toolkit (tools/deps installs what is
-# missing), build the module and run.
+# missing), build the module and run. `make` (all) and `make install` only
+# build and copy: they name what is missing and never install packages.
 
 LUA        ?= lua5.4
 CUDA_HOME  ?= /usr/local/cuda
+# LuaRocks passes these from its CUDA external dependency (CUDA_DIR,
+# CUDA_INCDIR, CUDA_LIBDIR); by hand, CUDA_HOME is enough
+CUDA_INCDIR ?= $(CUDA_HOME)/include
+CUDA_LIBDIR ?= $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 LUA_INCDIR ?= $(firstword $(wildcard /usr/include/lua5.4 /usr/local/include/lua5.4 /usr/local/include))
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib/lua/5.4
@@ -11,12 +16,16 @@ LUADIR     ?= $(PREFIX)/share/lua/5.4
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-WARN     = -Wall -Wextra -Werror -Wno-unused-parameter
+# warnings are errors for development, lint and CI; the rockspec sets WERROR
+# empty so that a user's newer compiler never breaks an install
+WERROR  ?= -Werror
+WARN     = -Wall -Wextra $(WERROR) -Wno-unused-parameter
 ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
-             -I$(LUA_INCDIR) -I$(CUDA_HOME)/include -Isrc -Ibuild
-CUDA_LIBDIR = $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
+             -I$(LUA_INCDIR) -I$(CUDA_INCDIR) -Isrc -Ibuild
+# the toolkit libraries the module links (never libcuda: it loads without a driver)
+CUDA_LIBS  = -lcudart -lnvrtc -lcublas -lcusolver -lcufft
 ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
-              -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lpthread -lm
+              $(CUDA_LIBS) -lpthread -lm
 
 BUILD   = build
 SO      = $(BUILD)/gpuarray/core.so
@@ -24,10 +33,12 @@ SRCS    = $(sort $(wildcard src/*/*.c))
 OBJS    = $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels_embed.o
 HDRS    = $(wildcard src/*/*.h)
 KERNELS = $(sort $(wildcard kernels/*/*.cuh))
+# every Lua file under lua/gpuarray/ (submodules in folders included)
+LUA_FILES = $(patsubst lua/%,%,$(shell find lua/gpuarray -name '*.lua' | sort))
 
-.PHONY: all test demo bench lint install clean check-layers deps-build deps-test deps-lint
+.PHONY: all test demo bench lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
 
-all: deps-build $(SO)
+all: prereqs $(SO)
 
 $(SO): $(OBJS)
 	@mkdir -p $(dir $@)
@@ -53,6 +64,14 @@ test: deps-test check-layers $(SO)
 check-layers: deps-build
 	@$(LUA) tools/check-layers.lua
 
+# random small programs run by gpuarray and by NumPy, results compared
+# (needs a GPU, and python3 with numpy): make difftest N=300 [SEED=s] [PYTHON=...]
+N ?= 200
+PYTHON ?= python3
+difftest: deps-build $(SO)
+	@LUA_PATH="lua/?.lua;lua/?/init.lua;tools/?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" \
+	  $(LUA) tools/difftest/run.lua --n $(N) --python $(PYTHON) --out $(BUILD)/difftest $(if $(SEED),--seed $(SEED))
+
 demo: deps-build $(SO)
 	LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) examples/quickstart.lua
 
@@ -62,17 +81,21 @@ bench: deps-build $(SO)
 lint: deps-lint
 	luacheck lua spec examples bench tools
 	$(MAKE) --no-print-directory clean
-	$(MAKE) --no-print-directory $(SO) CFLAGS="-O2 -Wshadow -Wstrict-prototypes"
+	$(MAKE) --no-print-directory $(SO) CFLAGS="-O2 -Wshadow -Wstrict-prototypes" WERROR=-Werror
 
-install: $(SO)
+install: prereqs $(SO)
 	install -d $(DESTDIR)$(LIBDIR)/gpuarray $(DESTDIR)$(LUADIR)/gpuarray
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/gpuarray/core.so
-	install -m 644 lua/gpuarray/*.lua $(DESTDIR)$(LUADIR)/gpuarray/
-	for d in lua/gpuarray/*/; do n=$$(basename $$d); install -d $(DESTDIR)$(LUADIR)/gpuarray/$$n; \
-	  install -m 644 $$d*.lua $(DESTDIR)$(LUADIR)/gpuarray/$$n/; done
+	@for f in $(LUA_FILES); do echo "install -D -m 644 lua/$$f $(DESTDIR)$(LUADIR)/$$f"; \
+	  install -D -m 644 lua/$$f $(DESTDIR)$(LUADIR)/$$f || exit 1; done
 
 clean:
 	rm -rf $(BUILD)
+
+# what building needs, named when missing (never installed: make, make
+# install and luarocks stay out of the package manager)
+prereqs:
+	@CUDA_INCDIR="$(CUDA_INCDIR)" LUA_INCDIR="$(LUA_INCDIR)" sh tools/deps build check
 
 deps-build:
 	@sh tools/deps build

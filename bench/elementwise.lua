@@ -1,7 +1,8 @@
 --- Elementwise cases: per-op host overhead of ufuncs, operators and an
 -- ElementwiseKernel; memory-bound throughput of the flat, vectorised
 -- inner-axis and strided classes; NVRTC compile latency and start-up in
--- fresh processes. Each key has its twin in ../shared/bench/cupy_ref.py.
+-- fresh processes. Each key has its twin in the CuPy
+-- twin script, cupy_ref.py, kept outside the repository.
 return function(ga, B)
   local N, M = B.N, B.M
   local core = ga._core

@@ -1,4 +1,4 @@
---- Reduction, scan and mask cases (the twins of ../shared/bench/cupy_ref.py):
+--- Reduction, scan and mask cases (their twins are in the CuPy twin script, cupy_ref.py, kept outside the repository):
 -- host overhead of a tiny sum, full reductions, a ReductionKernel, reducing
 -- the last and the first axis of an 8192 x 8192 array, cumsum, x[x > 0.5].
 return function(ga, B)

@@ -1,7 +1,8 @@
 --- make bench: gpuarray's side of the benchmark suite, printed as one JSON
--- object. Every case has a twin with the same key in
--- ../shared/bench/cupy_ref.py, measured the same way, so that one device
--- call runs both and compare.py prints ratios. Cases live in one file per
+-- object. Every case has a twin with the same key in the CuPy twin script,
+-- cupy_ref.py, kept outside the repository, measured the same way, so that
+-- one device call runs both and its compare.py prints ratios
+-- (docs/performance.md). Cases live in one file per
 -- area (bench/<area>.lua returns function(ga, B)); an area whose file is
 -- missing is skipped.
 local ga = require "gpuarray"

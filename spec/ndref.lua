@@ -1,5 +1,5 @@
 --- A tiny CPU model of N-d arrays for the specs' references: {data = flat
--- list in C order, shape = {...}}. Indexing follows API.md §4 (1-based,
+-- list in C order, shape = {...}}. Indexing follows docs/api.md §4 (1-based,
 -- inclusive ranges, negative from the end, newaxis, ellipsis).
 local ga = require "gpuarray"
 

@@ -498,6 +498,19 @@ template <typename T> __device__ __forceinline__ T ga_fmax(T a, T b) {
 template <typename T> __device__ __forceinline__ T ga_fmin(T a, T b) {
   return (a <= b || ga_isnan(b)) ? a : b;
 }
+// complex: NumPy's lexicographic order (ga_le), NaN rules as above
+template <typename T> __device__ __forceinline__ complex<T> ga_maximum(const complex<T> &a, const complex<T> &b) {
+  return (ga_le(b, a) || ga_isnan(a)) ? a : b;
+}
+template <typename T> __device__ __forceinline__ complex<T> ga_minimum(const complex<T> &a, const complex<T> &b) {
+  return (ga_le(a, b) || ga_isnan(a)) ? a : b;
+}
+template <typename T> __device__ __forceinline__ complex<T> ga_fmax(const complex<T> &a, const complex<T> &b) {
+  return (ga_le(b, a) || ga_isnan(b)) ? a : b;
+}
+template <typename T> __device__ __forceinline__ complex<T> ga_fmin(const complex<T> &a, const complex<T> &b) {
+  return (ga_le(a, b) || ga_isnan(b)) ? a : b;
+}
 
 // Shifts by the width or more (or by a negative count) give 0, or -1 for a
 // negative value shifted right, as NumPy's npy_lshift/npy_rshift

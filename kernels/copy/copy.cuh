@@ -91,18 +91,20 @@ __device__ __forceinline__ void ga_fill_strided(void *dst, T value, const IX &ix
 }
 
 // arange / linspace: floats as start + i * step in double (NumPy computes
-// the same way), integers exactly in int64; the last element may be pinned.
+// the same way), integers exactly in int64 (as_int 1); the last element may
+// be pinned. as_int 2: floats floored before the cast (linspace into an
+// integer dtype rounds toward minus infinity, as NumPy's).
 template <typename T>
 __device__ __forceinline__ void ga_arange(T *dst, long long n, double start, double step,
                                           long long istart, long long istep, int pin_last,
                                           double last, int as_int) {
   long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-    if (as_int) {
+    if (as_int == 1) {
       dst[i] = ga_cast<T>(istart + i * istep);
     } else {
       double v = (pin_last && i == n - 1) ? last : start + (double)i * step;
-      dst[i] = ga_cast<T>(v);
+      dst[i] = ga_cast<T>(as_int == 2 ? floor(v) : v);
     }
   }
 }

@@ -7,8 +7,9 @@
 -- has beyond its letters; without "->" the output is NumPy's implicit one
 -- (indices seen once, in alphabetical order, after the ellipsis axes).
 return function(ga)
+  local internal = require("gpuarray.internal")
   local core = ga._core
-  local fail = ga._fail
+  local fail = internal.fail
 
   local ELL = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"   -- ellipsis axes get these (NumPy allows a-zA-Z; we use a-z)
 
@@ -125,7 +126,7 @@ return function(ga)
     local arrays, dt = {}, nil
     local ell_n = 0
     for i = 1, ops.n do
-      arrays[i] = ga._product_operand(ops[i], "einsum")
+      arrays[i] = internal.product_operand(ops[i], "einsum")
       if terms[i]:find("...", 1, true) then
         ell_n = math.max(ell_n, arrays[i].ndim - #terms[i]:gsub("%.%.%.", ""))
       end
@@ -203,7 +204,7 @@ return function(ga)
     end
     x, lx = sum_unneeded(x, lx, keep_out)
     x = permuted(x, lx, out)
-    if x.ndim == 0 and ga._is_array(x) then return x end
+    if x.ndim == 0 and internal.is_array(x) then return x end
     return ga.ascontiguousarray(x)
   end
 end

@@ -8,9 +8,10 @@
 -- axes are moved last and made contiguous, and the result is moved back).
 -- Every call is queued on the current stream.
 return function(ga)
+  local internal = require("gpuarray.internal")
   local core = ga._core
-  local fail = ga._fail
-  local is_array = ga._is_array
+  local fail = internal.fail
+  local is_array = internal.is_array
   local fft = {}
   ga.fft = fft
 

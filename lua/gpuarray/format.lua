@@ -141,5 +141,5 @@ return function(ga)
   end
 
   ga._core._set_hooks({ repr = render })
-  ga._format_value = fmt_value
+  require("gpuarray.internal").format_value = fmt_value
 end

@@ -1,47 +1,29 @@
 --- gpuarray: CuPy for Lua. N-dimensional arrays in CUDA device memory.
 -- This file is what `require "gpuarray"` loads: the C core (gpuarray.core)
 -- plus the parts written in Lua. Submodules add themselves to the same table
--- and the same ndarray method table; see DESIGN.md for where things live.
+-- and the same ndarray method table; see docs/design.md for where things live.
 local core = require "gpuarray.core"
+local internal = require "gpuarray.internal"
 
 local ga = {}
 for name, value in pairs(core) do
   if name:sub(1, 1) ~= "_" and name ~= "methods" then ga[name] = value end
 end
-ga._core = core            -- test hooks and internals, not part of the API
+-- The one private field: the C core with its test hooks. What the Lua
+-- submodules share lives in gpuarray.internal, off the public table.
+ga._core = core
 ga.methods = core.methods  -- ndarray methods; submodules add theirs here
-
-local function fail(msg)
-  error("gpuarray: " .. msg, 0)
-end
-ga._fail = fail
-
--- Shared by the Lua submodules (join, select)
-function ga._is_array(v)
-  if type(v) ~= "userdata" then return false end
-  local mt = getmetatable(v)
-  return mt ~= nil and mt.__name == "gpuarray.ndarray"
-end
-function ga._shape_str(s)
-  return "{" .. table.concat(s, ",") .. "}"
-end
---- out (an ndarray of exactly shape) for an `out=` option, or raise
-function ga._check_out(out, shape, fname)
-  if not ga._is_array(out) then fail(fname .. ": out must be an ndarray") end
-  local os = out.shape
-  local same = #os == #shape
-  for d = 1, #shape do same = same and os[d] == shape[d] end
-  if not same then
-    fail(("%s: out has shape %s, the result has shape %s"):format(fname, ga._shape_str(os), ga._shape_str(shape)))
-  end
-  return out
-end
 
 --- Views of several arrays broadcast against each other.
 function ga.broadcast_arrays(...)
   local arrays = { ... }
   local shapes = {}
-  for i, a in ipairs(arrays) do shapes[i] = a.shape end
+  for i, a in ipairs(arrays) do
+    if not internal.is_array(a) then
+      internal.fail(("broadcast_arrays: argument %d is not an ndarray (got %s)"):format(i, type(a)))
+    end
+    shapes[i] = a.shape
+  end
   local shape = ga.broadcast_shapes(table.unpack(shapes))
   local out = {}
   for i, a in ipairs(arrays) do out[i] = ga.broadcast_to(a, shape) end

@@ -1,4 +1,4 @@
---- Joining and splitting (API.md §3): concatenate, stack, hstack, vstack,
+--- Joining and splitting (docs/api.md §3): concatenate, stack, hstack, vstack,
 -- dstack, split, array_split, tile, repeat_, flip, fliplr, flipud, roll.
 --
 -- Everything here is views plus the copy engine (`view:set(src)`: any
@@ -13,7 +13,8 @@
 --     element), points past the end give empty parts;
 --   * flip returns a view with negative strides; tile, repeat_ and roll copy.
 return function(ga)
-  local fail, is_array, shape_str = ga._fail, ga._is_array, ga._shape_str
+  local internal = require "gpuarray.internal"
+  local fail, is_array, shape_str = internal.fail, internal.is_array, internal.shape_str
 
   local function as_array(x, fname)
     if is_array(x) then return x end
@@ -69,7 +70,7 @@ return function(ga)
     return dt
   end
 
-  local check_out = ga._check_out
+  local check_out = internal.check_out
 
   -- arrays are already checked to agree outside axis ax
   local function join(arrays, ax, opts, fname)

@@ -10,9 +10,10 @@
 -- long side) transpose. Leading axes are
 -- a batch; the inputs are copied, never changed.
 return function(ga)
+  local internal = require("gpuarray.internal")
   local core = ga._core
-  local fail = ga._fail
-  local shape_str = ga._shape_str
+  local fail = internal.fail
+  local shape_str = internal.shape_str
   local linalg = {}
   ga.linalg = linalg
 
@@ -22,7 +23,7 @@ return function(ga)
   linalg._REAL = REAL
 
   local function array_arg(x, fname)
-    if ga._is_array(x) then return x end
+    if internal.is_array(x) then return x end
     if type(x) == "table" or type(x) == "number" then return ga.asarray(x) end
     fail(("%s: an ndarray is needed, got %s"):format(fname, type(x)))
   end

@@ -16,7 +16,7 @@ end
 local MAGIC = "\x93NUMPY"
 
 return function(ga)
-  local fail = ga._fail
+  local fail = require("gpuarray.internal").fail
 
   local function header_for(x)
     local dims = {}

@@ -4,10 +4,11 @@
 -- inner, outer, tensordot, kron; the diagonal family trace, diagonal,
 -- diag, tril, triu; ga.set_matmul_precision. einsum is in einsum.lua.
 return function(ga)
+  local internal = require("gpuarray.internal")
   local core = ga._core
-  local fail = ga._fail
-  local is_array = ga._is_array
-  local shape_str = ga._shape_str
+  local fail = internal.fail
+  local is_array = internal.is_array
+  local shape_str = internal.shape_str
   local methods = ga.methods
 
   -- per Lua state: this closure belongs to the state that required us
@@ -30,7 +31,7 @@ return function(ga)
     if t == "number" or t == "table" or t == "boolean" then return ga.asarray(x) end
     fail(("%s: operands must be ndarrays, numbers or tables, got %s"):format(fname, t))
   end
-  ga._product_operand = operand
+  internal.product_operand = operand
 
   local function cat(a, b)
     local r = { table.unpack(a) }
@@ -85,7 +86,7 @@ return function(ga)
     local final = { table.unpack(batch) }
     if not a1 then final[#final + 1] = m end
     if not b1 then final[#final + 1] = n end
-    if out then ga._check_out(out, final, "matmul") end
+    if out then internal.check_out(out, final, "matmul") end
     if a.dtype ~= dt then a = a:astype(dt) end
     if b.dtype ~= dt then b = b:astype(dt) end
     local fa, fb, full = cat(batch, { m, k }), cat(batch, { k, n }), cat(batch, { m, n })
@@ -133,12 +134,12 @@ return function(ga)
     if a.ndim == 1 and b.ndim == 1 then
       check_len(a, b, "dot")
       local r = vector_dot(a, b)
-      if out then ga._check_out(out, {}, "dot"):set(r) return out end
+      if out then internal.check_out(out, {}, "dot"):set(r) return out end
       return r
     end
     if b.ndim <= 2 or a.ndim == 1 then return ga.matmul(a, b, opts) end
     local r = ga.tensordot(a, b, { { -1 }, { -2 } })
-    if out then ga._check_out(out, r.shape, "dot"):set(r) return out end
+    if out then internal.check_out(out, r.shape, "dot"):set(r) return out end
     return r
   end
   methods.dot = ga.dot

@@ -4,7 +4,8 @@
 -- kernels/random/philox.cuh): the same seed gives the same numbers on every
 -- run, device and launch shape, and successive calls never overlap.
 return function(ga)
-  local fail = ga._fail
+  local internal = require("gpuarray.internal")
+  local fail = internal.fail
   local bits = require("gpuarray.random.bits")(ga)
   local M = require("gpuarray.random.methods")(ga, bits)
 
@@ -46,7 +47,7 @@ return function(ga)
   --- integers(low[, high], size[, dtype][, endpoint]) or with a trailing
   -- options table {dtype=, endpoint=}: [low, high), [low, high] with endpoint
   function Generator.integers(self, low, high, size, dt, endpoint)
-    if type(dt) == "table" and getmetatable(dt) == nil and not ga._is_array(dt) then
+    if type(dt) == "table" and getmetatable(dt) == nil and not internal.is_array(dt) then
       endpoint = dt.endpoint
     end
     return M._integers(self, "random.integers", low, high, size, dt, endpoint)

@@ -1,4 +1,4 @@
---- The built-in reductions (API.md §6), defined as data on the reduction
+--- The built-in reductions (docs/api.md §6), defined as data on the reduction
 -- engine (src/reduction.c): each is a map, a reduce and a post-map
 -- expression in CUDA, an identity, and per input dtype the reduce (C) type
 -- and the result dtype, following NumPy. core._reduction_builtin turns a
@@ -169,5 +169,5 @@ return function(ga)
   end
   ga.amax, ga.amin = ga.max, ga.min
   methods.amax, methods.amin = ga.max, ga.min
-  ga._reductions = defs         -- for the codegen specs
+  require("gpuarray.internal").reductions = defs         -- for the codegen specs
 end

@@ -1,4 +1,4 @@
---- Selecting and comparing elements (API.md §4, §5):
+--- Selecting and comparing elements (docs/api.md §4, §5):
 --   integer-array indexing: x[idx], x[idx] = v, ga.take, ga.put
 --   ga.where(c, x, y), ga.clip, ga.isclose, ga.allclose, ga.array_equal,
 --   ga.around / ga.round.
@@ -17,7 +17,8 @@ return function(ga)
   local core = ga._core
   local methods = ga.methods
 
-  local fail, is_array, shape_str = ga._fail, ga._is_array, ga._shape_str
+  local internal = require "gpuarray.internal"
+  local fail, is_array, shape_str = internal.fail, internal.is_array, internal.shape_str
 
   local function shape_of(v)
     return is_array(v) and v.shape or {}
@@ -116,12 +117,13 @@ template <typename T> __device__ __forceinline__ bool ga_sel_isnan(T v) { return
 template <typename T> __device__ __forceinline__ bool ga_sel_isnan(complex<T> v) {
   return v.re != v.re || v.im != v.im;
 }
-// maximum / minimum as NumPy's: a NaN on either side wins
+// maximum / minimum as NumPy's: a NaN on either side wins; complex numbers
+// order lexicographically (ga_lt, kernels/common/math.cuh)
 template <typename T> __device__ __forceinline__ T ga_sel_max(T a, T b) {
-  return ga_sel_isnan(a) ? a : (ga_sel_isnan(b) ? b : (a < b ? b : a));
+  return ga_sel_isnan(a) ? a : (ga_sel_isnan(b) ? b : (ga_lt(a, b) ? b : a));
 }
 template <typename T> __device__ __forceinline__ T ga_sel_min(T a, T b) {
-  return ga_sel_isnan(a) ? a : (ga_sel_isnan(b) ? b : (b < a ? b : a));
+  return ga_sel_isnan(a) ? a : (ga_sel_isnan(b) ? b : (ga_lt(b, a) ? b : a));
 }
 
 // isclose: |x - y| <= atol + rtol * |y| with y finite, or x == y; NaNs are
@@ -204,7 +206,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     return { t[1], t[2], t[3]:format(f, f) }
   end
   -- for the CI spec, which compiles every definition with NVRTC
-  ga._select_defs = { preamble = PREAMBLE, fixed = DEFS, templates = TEMPLATES, def_of = def_of }
+  internal.select_defs = { preamble = PREAMBLE, fixed = DEFS, templates = TEMPLATES, def_of = def_of }
 
   local kernels = {}
   local function kernel(name, f)
@@ -242,11 +244,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   -- opts.out when given (its shape must be the broadcast shape), else a new array
   local function output(fname, shape, dtype, out)
     if out == nil then return ga.empty(shape, dtype) end
-    return ga._check_out(out, shape, fname)
-  end
-
-  local function is_complex(dtype)
-    return dtype == "complex64" or dtype == "complex128"
+    return internal.check_out(out, shape, fname)
   end
 
   --- ga.where(cond, x, y[, {out=, dtype=}]): x where cond is true, else y,
@@ -295,7 +293,6 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
       elseif hi ~= nil then dtype = ga.result_type(x, hi)
       else dtype = x.dtype end
     end
-    if is_complex(dtype) then fail("clip: complex dtypes have no order (got " .. dtype .. ")") end
     local shape = result_shape("clip", x, lo, hi)
     local z = output("clip", shape, dtype, opts.out)
     if lo == nil and hi == nil then
@@ -377,6 +374,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   function ga.around(x, decimals, opts)
     if type(decimals) == "table" then decimals, opts = nil, decimals end
     opts = opts or {}
+    if type(opts) ~= "table" then fail("around: options must be a table, got " .. type(opts)) end
     decimals = decimals or opts.decimals or 0
     if math.type(decimals) ~= "integer" then fail("around: decimals must be an integer") end
     if not is_array(x) then x = ga.asarray(x) end

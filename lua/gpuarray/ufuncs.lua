@@ -69,7 +69,8 @@ return function(ga)
         types = NUM }
   def { name = "reciprocal", nin = 1, loops = same(INTS .. FLOATS .. COMPLEX, 1), op = "out0 = ga_reciprocal(in0)",
         types = NUM }
-  def { name = "conj", nin = 1, loops = same(ALL, 1), op = "out0 = ga_conj(in0)", types = NUM }
+  -- NumPy has no boolean conj: a bool takes the int8 loop
+  def { name = "conj", nin = 1, loops = same(INTS .. FLOATS .. COMPLEX, 1), op = "out0 = ga_conj(in0)", types = NUM }
   def { name = "real", nin = 1, loops = cat(same(REAL, 1), cplx_to_real(1)), op = "out0 = ga_real(in0)",
         types = NUM }
   def { name = "imag", nin = 1, loops = cat(same(REAL, 1), cplx_to_real(1)), op = "out0 = ga_imag(in0)",
@@ -85,9 +86,14 @@ return function(ga)
           types = FLT }
   end
   -- real only
-  for _, name in ipairs { "cbrt", "deg2rad", "rad2deg", "floor", "ceil", "trunc", "rint" } do
+  for _, name in ipairs { "cbrt", "deg2rad", "rad2deg", "rint" } do
     def { name = name, nin = 1, loops = same(FLOATS, 1), op = ("out0 = ga_%s(in0)"):format(name),
           types = "floating point numbers" }
+  end
+  -- booleans and integers keep their dtype (NumPy >= 2.1: no cast to float)
+  for _, name in ipairs { "floor", "ceil", "trunc" } do
+    def { name = name, nin = 1, loops = same("?" .. INTS .. FLOATS, 1), op = ("out0 = ga_%s(in0)"):format(name),
+          ops = { ["?" .. INTS] = "out0 = in0" }, types = "real numbers" }
   end
   -- bool results
   for _, name in ipairs { "isnan", "isinf", "isfinite" } do
@@ -116,9 +122,11 @@ return function(ga)
         types = "integers and floating point numbers" }
   def { name = "power", nin = 2, loops = same(INTS .. FLOATS .. COMPLEX, 2), op = "out0 = ga_power(in0, in1)",
         types = NUM }
+  -- complex numbers order lexicographically; maximum/minimum propagate NaN
+  -- (a complex with a NaN part is NaN), fmax/fmin ignore it
   for _, name in ipairs { "maximum", "minimum", "fmax", "fmin" } do
-    def { name = name, nin = 2, loops = same(REAL, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
-          types = "real numbers" }
+    def { name = name, nin = 2, loops = same(ALL, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
+          types = NUM }
   end
   for _, name in ipairs { "arctan2", "hypot", "copysign" } do
     def { name = name, nin = 2, loops = same(FLOATS, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
@@ -158,8 +166,9 @@ return function(ga)
   ga.true_divide = ga.divide
   ga.mod = ga.remainder
   ga.bitwise_not = ga.invert
-  ga._ufunc_defs = defs        -- for specs and tools
-  ga._ufunc_names = ufuncs
+  local internal = require "gpuarray.internal"
+  internal.ufunc_defs = defs   -- for specs and tools
+  internal.ufunc_names = ufuncs
 
   core._install_operators(ga)
 end

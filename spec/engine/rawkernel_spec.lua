@@ -1,4 +1,4 @@
--- ga.RawKernel and ga.RawModule (API.md §8). Without a GPU: construction,
+-- ga.RawKernel and ga.RawModule (docs/api.md §7). Without a GPU: construction,
 -- parsed signatures, argument errors (they are raised before any device is
 -- needed), NVRTC compiles of the examples' kernels for sm_90, compile errors.
 -- On the GPU: results against Lua references with int, float and double

@@ -57,7 +57,7 @@ describe("reduction axes", function()
 end)
 
 describe("built-in reductions", function()
-  local R = ga._reductions
+  local R = require("gpuarray.internal").reductions
 
   it("are functions and methods", function()
     for _, name in ipairs { "sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin",

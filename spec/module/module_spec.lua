@@ -21,7 +21,7 @@ describe("the module", function()
 
   local no_gpu_it = ga.is_available() and require("busted").pending or it
   no_gpu_it("raises a clear error for device work when there is no device", function()
-    helper.assert_gaerror(function() ga.zeros(3) end, "no CUDA device available")
-    helper.assert_gaerror(function() ga.array({ 1, 2 }) end, "no CUDA device available")
+    helper.assert_gaerror(function() ga.zeros(3) end, "zeros: no CUDA device")
+    helper.assert_gaerror(function() ga.array({ 1, 2 }) end, "array: no CUDA device")
   end)
 end)

@@ -1,4 +1,4 @@
--- Devices (API.md §9): ga.Device, use/scope/synchronize, ga.get_device,
+-- Devices (docs/api.md §8): ga.Device, use/scope/synchronize, ga.get_device,
 -- arrays remembering their device. The CI machine and the GPU machine have
 -- at most one device: multi-device behaviour is specced where one device
 -- shows it (other ids raise clearly; switching to the current device keeps

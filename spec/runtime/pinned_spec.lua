@@ -1,4 +1,4 @@
--- Pinned host arrays (API.md §10): indexing, totable, set, fill from Lua
+-- Pinned host arrays (docs/api.md §9): indexing, totable, set, fill from Lua
 -- (specced without a GPU on a test pool of malloc'ed memory, the same array
 -- type), and the truly asynchronous x:get(h) / x:set(h) on the GPU.
 local helper = require "helper"

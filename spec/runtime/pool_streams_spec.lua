@@ -9,7 +9,7 @@
 -- counts chunks waiting for their fences, p:_waits() the cross-stream waits
 -- the pool issued.
 --
--- The rule under test (API.md §10): a block freed on one stream is reused
+-- The rule under test (docs/api.md §9): a block freed on one stream is reused
 -- there at once, and on another stream only after that stream's work has
 -- passed it.
 local core = require "gpuarray.core"

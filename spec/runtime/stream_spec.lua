@@ -1,4 +1,4 @@
--- Streams and events (API.md §9): the current stream per state, use/scope
+-- Streams and events (docs/api.md §8): the current stream per state, use/scope
 -- (restored on errors too), synchronize/query/record/wait_event, event
 -- timing, destroying streams with queued work, the pool's cross-stream
 -- safety, and ga.benchmark.

@@ -100,7 +100,8 @@ void ga_copy_into(lua_State *L, ga_state *ctx, ga_array *dst, const ga_array *sr
 /* Every element of dst (any layout) set to v (in dst's dtype storage) */
 void ga_fill(lua_State *L, ga_state *ctx, ga_array *dst, const ga_value *v);
 /* dst (contiguous, 1-D) = start + i * step computed in double, or in int64
-** when use_int, then cast to dst's dtype; exact_last pins the last value */
+** when use_int is 1, then cast to dst's dtype (use_int 2: the double
+** floored first); exact_last pins the last value */
 void ga_arange_fill(lua_State *L, ga_state *ctx, ga_array *dst, double start, double step,
                     int64_t istart, int64_t istep, int use_int, int exact_last, double last);
 /* Push a C-contiguous copy of a (or a itself when already contiguous and

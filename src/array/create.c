@@ -53,14 +53,23 @@ static void fill_with(lua_State *L, ga_state *ctx, ga_array *a, int vidx, const 
   ga_fill(L, ctx, a, &v);
 }
 
+/* zeros(3, 4) is NumPy's zeros((3, 4)) written the C way: say so */
+static void shape_is_one_arg(lua_State *L, const char *fname) {
+  if (lua_type(L, 1) == LUA_TNUMBER && lua_type(L, 2) == LUA_TNUMBER)
+    ga_error(L, "%s: the shape is one argument: write ga.%s({%s, %s}) for a shape of several dimensions",
+             fname, fname, lua_tostring(L, 1), lua_tostring(L, 2));
+}
+
 static int l_empty(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
+  shape_is_one_arg(L, "empty");
   new_from_shape_arg(L, ctx, dtype_arg(L, 2, ctx->default_dtype, "empty"), "empty");
   return 1;
 }
 
 static int filled(lua_State *L, int value, const char *fname) {
   ga_state *ctx = ga_ctx(L);
+  shape_is_one_arg(L, fname);
   ga_array *a = new_from_shape_arg(L, ctx, dtype_arg(L, 2, ctx->default_dtype, fname), fname);
   ga_value v;
   ga_value_from_int(a->dtype, value, &v);
@@ -73,7 +82,7 @@ static int l_ones(lua_State *L) { return filled(L, 1, "ones"); }
 
 static int l_full(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  luaL_checkany(L, 2);
+  ga_checkany(L, 2, "full", "the fill value");
   int t = dtype_arg(L, 3, -1, "full");
   if (t < 0) t = value_dtype(L, 2, ctx->default_dtype);
   ga_array *a = new_from_shape_arg(L, ctx, t, "full");
@@ -108,7 +117,7 @@ static int l_ones_like(lua_State *L) { return filled_like(L, 1, "ones_like"); }
 
 static int l_full_like(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  luaL_checkany(L, 2);
+  ga_checkany(L, 2, "full_like", "the fill value");
   ga_array *a = new_like(L, ctx, 3, "full_like");
   fill_with(L, ctx, a, 2, "full_like");
   return 1;
@@ -129,8 +138,9 @@ static int l_arange(lua_State *L) {
   }
   if (n < 1 || n > 3) ga_error(L, "arange: expected ([start,] stop[, step][, dtype])");
   int all_int = 1;
+  static const char *const names[3][3] = {{"stop"}, {"start", "stop"}, {"start", "stop", "step"}};
   for (int i = 1; i <= n; i++) {
-    luaL_checknumber(L, i);
+    ga_checknumber(L, i, "arange", names[n - 1][i - 1]);
     all_int &= lua_isinteger(L, i);
   }
   int si = n == 1 ? 0 : 1, ei = n == 1 ? 1 : 2, pi = n == 3 ? 3 : 0;
@@ -160,8 +170,8 @@ static int l_arange(lua_State *L) {
 /* linspace(a, b, n[, {dtype=, endpoint=}]) */
 static int l_linspace(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  double a = luaL_checknumber(L, 1), b = luaL_checknumber(L, 2);
-  lua_Integer num = luaL_optinteger(L, 3, 50);
+  double a = ga_checknumber(L, 1, "linspace", "start"), b = ga_checknumber(L, 2, "linspace", "stop");
+  lua_Integer num = ga_optinteger(L, 3, 50, "linspace", "num");
   if (num < 0) ga_error(L, "linspace: number of samples %I is negative", num);
   int endpoint = 1;
   if (lua_istable(L, 4)) {
@@ -174,7 +184,8 @@ static int l_linspace(lua_State *L) {
   ga_array *arr = ga_new_array(L, ctx, dtype, 1, &len);
   int64_t div = endpoint ? num - 1 : num;
   double step = div > 0 ? (b - a) / (double)div : 0;
-  ga_arange_fill(L, ctx, arr, a, step, 0, 0, 0, endpoint && num > 1, b);
+  /* integer results round toward minus infinity, as NumPy's (>= 1.20) */
+  ga_arange_fill(L, ctx, arr, a, step, 0, 0, GA_IS_INT(dtype) ? 2 : 0, endpoint && num > 1, b);
   return 1;
 }
 
@@ -187,9 +198,9 @@ static int l_eye(lua_State *L) {
     dtype = dtype_arg(L, top, ctx->default_dtype, "eye");
     top--;
   }
-  lua_Integer n = luaL_checkinteger(L, 1);
-  lua_Integer m = top >= 2 && !lua_isnil(L, 2) ? luaL_checkinteger(L, 2) : n;
-  lua_Integer k = top >= 3 ? luaL_checkinteger(L, 3) : 0;
+  lua_Integer n = ga_checkinteger(L, 1, "eye", "N");
+  lua_Integer m = top >= 2 && !lua_isnil(L, 2) ? ga_checkinteger(L, 2, "eye", "M") : n;
+  lua_Integer k = top >= 3 ? ga_checkinteger(L, 3, "eye", "k") : 0;
   if (n < 0 || m < 0) ga_error(L, "eye: negative dimensions");
   int64_t shape[2] = {n, m};
   ga_array *a = ga_new_array(L, ctx, dtype, 2, shape);
@@ -211,7 +222,7 @@ static int l_eye(lua_State *L) {
 
 static int l_identity(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  lua_Integer n = luaL_checkinteger(L, 1);
+  lua_Integer n = ga_checkinteger(L, 1, "identity", "n");
   int dtype = dtype_arg(L, 2, ctx->default_dtype, "identity");
   lua_settop(L, 0);
   lua_pushinteger(L, n);

@@ -401,8 +401,8 @@ static int l_transpose(lua_State *L) {
 
 static int l_swapaxes(lua_State *L) {
   ga_array *a = ga_checkarray(L, 1);
-  int x = ga_checkaxis(L, luaL_checkinteger(L, 2), a->ndim, "swapaxes");
-  int y = ga_checkaxis(L, luaL_checkinteger(L, 3), a->ndim, "swapaxes");
+  int x = ga_checkaxis(L, ga_checkinteger(L, 2, "swapaxes", "axis1"), a->ndim, "swapaxes");
+  int y = ga_checkaxis(L, ga_checkinteger(L, 3, "swapaxes", "axis2"), a->ndim, "swapaxes");
   int perm[GA_MAXDIM];
   for (int d = 0; d < a->ndim; d++) perm[d] = d;
   perm[x] = y;
@@ -439,7 +439,7 @@ static int l_squeeze(lua_State *L) {
 
 static int l_expand_dims(lua_State *L) {
   ga_array *a = ga_checkarray(L, 1);
-  lua_Integer axis = luaL_checkinteger(L, 2);
+  lua_Integer axis = ga_checkinteger(L, 2, "expand_dims", "axis");
   if (a->ndim + 1 > GA_MAXDIM) ga_error(L, "expand_dims: more than %d dimensions", GA_MAXDIM);
   int p = ga_checkaxis(L, axis, a->ndim + 1, "expand_dims");
   int64_t shape[GA_MAXDIM], strides[GA_MAXDIM];
@@ -474,7 +474,7 @@ static int l_broadcast_to(lua_State *L) {
 
 static int l_copy(lua_State *L) {
   ga_array *a = ga_checkarray(L, 1);
-  const char *order = luaL_optstring(L, 2, "C");
+  const char *order = lua_isnoneornil(L, 2) ? "C" : ga_checkstring(L, 2, "copy", "order");
   ga_state *ctx = ga_ctx(L);
   if (order[0] == 'F' || (order[0] == 'A' && (a->flags & GA_F_F) && !(a->flags & GA_F_C))) {
     ga_array *c = ga_new_array(L, ctx, a->dtype, a->ndim, a->shape);

@@ -421,7 +421,7 @@ static void assign(lua_State *L, int dst, int src, const char *fname) {
 }
 
 static int l_set(lua_State *L) {
-  luaL_checkany(L, 2);
+  ga_checkany(L, 2, "set", "the value");
   assign(L, 1, 2, "set");
   lua_settop(L, 1);
   return 1;

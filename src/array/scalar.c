@@ -165,7 +165,7 @@ ga_scalar *ga_push_scalar(lua_State *L, int dtype, const ga_value *v) {
 
 static int scalar_index(lua_State *L) {
   ga_scalar *s = (ga_scalar *)luaL_checkudata(L, 1, GA_SCALAR_MT);
-  const char *k = luaL_checkstring(L, 2);
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
   if (strcmp(k, "dtype") == 0) lua_pushstring(L, ga_dtypes[s->dtype].name);
   else if (strcmp(k, "value") == 0) ga_pushvalue(L, s->dtype, &s->v);
   else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, ga_dtypes[s->dtype].itemsize);
@@ -203,7 +203,7 @@ static int scalar_eq(lua_State *L) {
 static int dtype_call(lua_State *L) {
   int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
   ga_value v;
-  luaL_checkany(L, 2);
+  ga_checkany(L, 2, ga_dtypes[t].name, "the value");
   ga_checkvalue(L, 2, t, &v, ga_dtypes[t].name);
   ga_push_scalar(L, t, &v);
   return 1;
@@ -211,7 +211,7 @@ static int dtype_call(lua_State *L) {
 
 static int dtype_index(lua_State *L) {
   int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
-  const char *k = luaL_checkstring(L, 2);
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
   if (strcmp(k, "name") == 0) lua_pushstring(L, ga_dtypes[t].name);
   else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, ga_dtypes[t].itemsize);
   else if (strcmp(k, "kind") == 0) lua_pushlstring(L, &ga_dtypes[t].kind, 1);

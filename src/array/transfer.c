@@ -170,6 +170,23 @@ static ga_array *array_from_table(lua_State *L, ga_state *ctx, int idx, int dtyp
 /* assignment                                                            */
 /* ===================================================================== */
 
+/* dst[...] = src as NumPy's setitem: a source with more dimensions than
+** the destination loses its leading size-1 axes first (x[{4}] = ga.array({7})
+** writes one element), then broadcasts */
+static void copy_setitem(lua_State *L, ga_state *ctx, ga_array *dst, const ga_array *src, const char *fname) {
+  int drop = 0;
+  while (src->ndim - drop > dst->ndim && src->shape[drop] == 1) drop++;
+  if (drop == 0) {
+    ga_copy_into(L, ctx, dst, src, fname);
+    return;
+  }
+  ga_array s = *src;   /* the same memory, viewed without those axes */
+  s.ndim = src->ndim - drop;
+  memmove(s.shape, src->shape + drop, sizeof(int64_t) * (size_t)s.ndim);
+  memmove(s.strides, src->strides + drop, sizeof(int64_t) * (size_t)s.ndim);
+  ga_copy_into(L, ctx, dst, &s, fname);
+}
+
 void ga_assign(lua_State *L, ga_state *ctx, int dst_idx, int src_idx, const char *fname) {
   dst_idx = lua_absindex(L, dst_idx);
   src_idx = lua_absindex(L, src_idx);
@@ -177,7 +194,7 @@ void ga_assign(lua_State *L, ga_state *ctx, int dst_idx, int src_idx, const char
   ga_array *src = ga_toarray(L, src_idx);
   if (src) {
     if (src->flags & GA_F_FREED) ga_error(L, "%s: the array was freed", fname);
-    ga_copy_into(L, ctx, dst, src, fname);
+    copy_setitem(L, ctx, dst, src, fname);
     return;
   }
   int top = lua_gettop(L);
@@ -200,7 +217,7 @@ void ga_assign(lua_State *L, ga_state *ctx, int dst_idx, int src_idx, const char
     case LUA_TTABLE:
       if (!(GA_IS_COMPLEX(dst->dtype) && is_pair(L, src_idx))) {
         ga_array *tmp = array_from_table(L, ctx, src_idx, dst->dtype, fname);
-        ga_copy_into(L, ctx, dst, tmp, fname);
+        copy_setitem(L, ctx, dst, tmp, fname);
         break;
       }
       /* one complex value */
@@ -268,7 +285,7 @@ static int make_array(lua_State *L, int as_is, const char *fname) {
   ga_state *ctx = ga_ctx(L);
   int has_opts;
   int dtype = dtype_and_opts(L, 2, &has_opts, fname);
-  luaL_checkany(L, 1);
+  ga_checkany(L, 1, fname, "the source");
   ga_array *a = ga_toarray(L, 1);
   if (a) {
     if (a->flags & GA_F_FREED) ga_error(L, "%s: the array was freed", fname);
@@ -393,7 +410,7 @@ static int l_item(lua_State *L) {
       ga_error(L, "item: an array of size %I has no single item (give indices)", (lua_Integer)a->size);
   } else if (nargs == 1 && a->ndim != 1) {
     /* one index into the flattened array, C order */
-    lua_Integer k = luaL_checkinteger(L, 2);
+    lua_Integer k = ga_checkinteger(L, 2, "item", "the index");
     int64_t z = k < 0 ? a->size + k : k - 1;
     if (k == 0 || z < 0 || z >= a->size)
       ga_error(L, "item: index %I is out of range for size %I", k, (lua_Integer)a->size);
@@ -404,7 +421,7 @@ static int l_item(lua_State *L) {
   } else {
     if (nargs != a->ndim) ga_error(L, "item: %d indices for an array of %d dimensions", nargs, a->ndim);
     for (int d = 0; d < a->ndim; d++) {
-      lua_Integer k = luaL_checkinteger(L, d + 2);
+      lua_Integer k = ga_checkinteger(L, d + 2, "item", "an index");
       int64_t z = k < 0 ? a->shape[d] + k : k - 1;
       if (k == 0 || z < 0 || z >= a->shape[d])
         ga_error(L, "item: index %I is out of range for axis %d with size %I", k, d + 1,
@@ -414,13 +431,23 @@ static int l_item(lua_State *L) {
   }
   ga_value v;
   ga_to_host(L, ga_ctx(L), &v, a->data + off, (size_t)ga_dtypes[a->dtype].itemsize);
+  if (a->dtype == GA_COMPLEX64) {   /* the contract: two numbers, re and im */
+    lua_pushnumber(L, v.c64[0]);
+    lua_pushnumber(L, v.c64[1]);
+    return 2;
+  }
+  if (a->dtype == GA_COMPLEX128) {
+    lua_pushnumber(L, v.c128[0]);
+    lua_pushnumber(L, v.c128[1]);
+    return 2;
+  }
   ga_pushvalue(L, a->dtype, &v);
   return 1;
 }
 
 static int l_set(lua_State *L) {
   ga_checkarray(L, 1);
-  luaL_checkany(L, 2);
+  ga_checkany(L, 2, "set", "the value");
   if (ga_is_pinned(L, 2)) return ga_pinned_set(L);
   ga_assign(L, ga_ctx(L), 1, 2, "set");
   lua_settop(L, 1);

@@ -80,6 +80,15 @@ const char *ga_status_name(ga_domain dom, int status);
 ** every domain) */
 void ga_status_check(lua_State *L, ga_domain dom, int status, const char *what);
 
+/* args.c: argument checks raising "gpuarray: <fname>: <what> must be an
+** integer, got string" (luaL_check* would name no function and no module) */
+lua_Integer ga_checkinteger(lua_State *L, int idx, const char *fname, const char *what);
+lua_Integer ga_optinteger(lua_State *L, int idx, lua_Integer def, const char *fname, const char *what);
+lua_Number ga_checknumber(lua_State *L, int idx, const char *fname, const char *what);
+const char *ga_checkstring(lua_State *L, int idx, const char *fname, const char *what);
+const char *ga_checklstring(lua_State *L, int idx, size_t *len, const char *fname, const char *what);
+/* Raise "<fname>: <what> is missing" when there is no argument at idx */
+void ga_checkany(lua_State *L, int idx, const char *fname, const char *what);
 
 /* object.c: the header every handle type starts with (its struct's first
 ** member), and its checker */

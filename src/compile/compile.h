@@ -22,6 +22,16 @@ ga_program *ga_program_get(lua_State *L, ga_state *ctx, const char *what,
 /* A kernel of a program by name (or by one of its name expressions) */
 cudaKernel_t ga_program_kernel(lua_State *L, ga_program *p, const char *name);
 
+/* Compile without loading, for an explicit arch (no device needed), through
+** the disk cache: what constructors do where there is no GPU, so that a
+** compile error raises where the kernel is written. Raises like
+** ga_program_get. */
+void ga_program_check(lua_State *L, const char *what, const char *src, size_t srclen,
+                      int nopts, const char *const *opts, int nnames,
+                      const char *const *name_exprs, int arch);
+/* The arch ga_program_check compiles for when there is no device */
+#define GA_CHECK_ARCH 90
+
 /* Compile only, for an explicit arch (no device needed: used by specs on
 ** machines without a GPU). Returns 0 and sets *binsize, or raises. */
 int ga_compile_for_arch(lua_State *L, const char *what, const char *src, size_t srclen,

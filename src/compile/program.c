@@ -108,30 +108,39 @@ static cudaError_t load_library(const ga_image *img, cudaLibrary_t *lib) {
   return cudaLibraryLoadData(lib, img->image, NULL, NULL, 0, NULL, NULL, 0);
 }
 
+/* The target for arch, the final options (a scratch userdata pushed on the
+** stack) and the program's key: everything that decides the binary */
+static const char **program_key(lua_State *L, const char *what, const char *src, size_t srclen,
+                                int nopts, const char *const *opts, int nnames,
+                                const char *const *name_exprs, int arch, ga_target *t, int *nall,
+                                ga_key *k) {
+  int nv_major, nv_minor;
+  ga_nvrtc_version(&nv_major, &nv_minor);
+  if (!ga_pick_target(arch, t))
+    ga_error(L, "%s: NVRTC %d.%d cannot compile for sm_%d", what, nv_major, nv_minor, arch);
+  const char **all = ga_final_options(L, nopts, opts, t, nall);
+  ga_key_init(k);
+  int ver[3] = { nv_major, nv_minor, GA_DISK_VERSION };
+  ga_key_add(k, ver, sizeof ver);
+  ga_key_add(k, t->opt, strlen(t->opt));
+  ga_key_add(k, nall, sizeof *nall);
+  for (int i = 0; i < *nall; i++) ga_key_add(k, all[i], strlen(all[i]));
+  ga_key_add(k, &nnames, sizeof nnames);
+  for (int i = 0; i < nnames; i++) ga_key_add(k, name_exprs[i], strlen(name_exprs[i]));
+  ga_key_add(k, src, srclen);
+  return all;
+}
+
 ga_program *ga_program_get(lua_State *L, ga_state *ctx, const char *what,
                            const char *src, size_t srclen,
                            int nopts, const char *const *opts,
                            int nnames, const char *const *name_exprs) {
   ga_device_enter(L, ctx);
-  int arch = ga_device_arch(ctx->device);
   ga_target t;
-  int nv_major, nv_minor;
-  ga_nvrtc_version(&nv_major, &nv_minor);
-  if (!ga_pick_target(arch, &t))
-    ga_error(L, "%s: NVRTC %d.%d cannot compile for sm_%d", what, nv_major, nv_minor, arch);
   int nall;
-  const char **all = ga_final_options(L, nopts, opts, &t, &nall);
-
   ga_key k;
-  ga_key_init(&k);
-  int ver[3] = { nv_major, nv_minor, GA_DISK_VERSION };
-  ga_key_add(&k, ver, sizeof ver);
-  ga_key_add(&k, t.opt, strlen(t.opt));
-  ga_key_add(&k, &nall, sizeof nall);
-  for (int i = 0; i < nall; i++) ga_key_add(&k, all[i], strlen(all[i]));
-  ga_key_add(&k, &nnames, sizeof nnames);
-  for (int i = 0; i < nnames; i++) ga_key_add(&k, name_exprs[i], strlen(name_exprs[i]));
-  ga_key_add(&k, src, srclen);
+  const char **all = program_key(L, what, src, srclen, nopts, opts, nnames, name_exprs,
+                                 ga_device_arch(ctx->device), &t, &nall, &k);
 
   pthread_mutex_lock(&table_mu);
   ga_program *p = table_find_locked(&k);
@@ -224,4 +233,27 @@ int ga_compile_for_arch(lua_State *L, const char *what, const char *src, size_t 
   free(img.mem);
   lua_pop(L, 1);
   return 0;
+}
+
+void ga_program_check(lua_State *L, const char *what, const char *src, size_t srclen,
+                      int nopts, const char *const *opts, int nnames,
+                      const char *const *name_exprs, int arch) {
+  ga_target t;
+  int nall;
+  ga_key k;
+  const char **all = program_key(L, what, src, srclen, nopts, opts, nnames, name_exprs, arch, &t,
+                                 &nall, &k);
+  const char *dir = ga_cache_dir();
+  ga_image img;
+  /* a program on disk compiled once: the device that later runs it (of
+  ** this arch) finds the same file under the same key */
+  if (ga_disk_read(dir, &k, &img) && img.nnames == nnames) {
+    free(img.mem);
+  } else {
+    if (img.mem) free(img.mem);
+    ga_compile_or_raise(L, what, src, srclen, nall, all, t.ptx, nnames, name_exprs, &img);
+    ga_disk_write(dir, &k, &img);
+    free(img.mem);
+  }
+  lua_pop(L, 1);   /* the option scratch */
 }

@@ -147,8 +147,8 @@ typedef struct {
 
 /* Parse "type name, raw type name, ..." (empty string: no parameters).
 ** Returns -1 with "<fname>: ..." in err naming the bad parameter: unknown
-** syntax, duplicate names, reserved names (i, n, and names starting with
-** '_'). Placeholder types are identifiers that are not dtype names. */
+** syntax, duplicate names, reserved names (i and names starting with '_'),
+** unknown types. Placeholder types are one letter (as in CuPy). */
 int ga_parse_params(const char *s, ga_paramlist *out, const char *fname, char *err);
 
 /* Index of the parameter called name, or -1 */

@@ -27,8 +27,18 @@ static const char *const c_types[][2] = {
   {"const", NULL},
 };
 
+/* As CuPy: `i` (the element index) and names starting with '_' (what the
+** generated code declares: _n, _ind, _raw_x, ...). `n` stays a user name. */
 static int is_reserved(const char *name) {
-  return name[0] == '_' || strcmp(name, "i") == 0 || strcmp(name, "n") == 0;
+  return name[0] == '_' || strcmp(name, "i") == 0;
+}
+
+/* "bool, int8, ..., complex128" for messages */
+static void dtype_list(char *out, size_t cap) {
+  size_t len = 0;
+  out[0] = '\0';
+  for (int t = 0; t < GA_NDTYPES && len + 1 < cap; t++)
+    len += (size_t)snprintf(out + len, cap - len, "%s%s", t ? ", " : "", ga_dtypes[t].name);
 }
 
 /* Write the message into err (GA_ERRMSG_MAX bytes) and return -1 */
@@ -90,10 +100,18 @@ static int parse_one(char *err, const char *s, const char *e, int index, ga_para
     return fail(err, "%s: parameter %s: '%s' is not a dtype", fname, name, type);
   }
   if (is_reserved(name))
-    return fail(err, "%s: parameter name '%s' is reserved (i, n and names starting with '_')", fname, name);
+    return fail(err, "%s: parameter name '%s' is reserved (i and names starting with '_')", fname, name);
+  p->dtype = ga_dtype_lookup(type);
+  /* As CuPy: only one-letter types are placeholders, so a misspelt dtype
+  ** ("flot32") raises here instead of becoming a type nobody binds */
+  if (p->dtype < 0 && type[1] != '\0') {
+    char names[160];
+    dtype_list(names, sizeof names);
+    return fail(err, "%s: parameter %s: unknown type '%s' (a dtype: %s; or one letter for a placeholder)",
+                fname, name, type, names);
+  }
   strcpy(p->name, name);
   strcpy(p->type, type);
-  p->dtype = ga_dtype_lookup(type);
   return 0;
 }
 

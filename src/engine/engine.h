@@ -8,6 +8,11 @@
 
 #include "array/array.h"
 
+/* rawnames.c: raise "<fname>: the source has no kernel named '<name>' (it
+** declares: ...)" unless src declares it (sig: scratch for the scan) */
+void ga_raw_check_name(lua_State *L, const char *src, size_t srclen, const char *name, ga_sigkernel *sig,
+                       const char *fname);
+
 /* params_lua.c: parameter lists parsed, or a gpuarray error raised */
 void ga_parse_params_or_raise(lua_State *L, const char *s, ga_paramlist *out, const char *fname);
 /* Both lists of a user kernel, checked to share no name */

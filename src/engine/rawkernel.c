@@ -12,9 +12,11 @@
 ** their bytes, Lua numbers the C type the signature declares. Nothing is
 ** allocated on the way (no Lua table, no string) until an error.
 **
-** Compilation happens at construction when a device exists (errors show up
-** where the kernel is written), otherwise at first use, so that kernels can
-** be built, inspected and checked on machines without a GPU.
+** Compilation happens at construction, so that errors show up where the
+** kernel is written: for the device when one exists, else for
+** GA_CHECK_ARCH through the disk cache (NVRTC needs no GPU; a device of
+** that arch later finds the binary there). A kernel name must be declared
+** in the source as a whole name.
 */
 #include <pthread.h>
 #include <string.h>
@@ -106,7 +108,7 @@ static void check_keys(lua_State *L, int idx, const char *const *keys, const cha
 ** (`options`, and `name_expressions` when names is set) */
 static rawmodule *push_module(lua_State *L, int src_idx, int opt_idx, int names, const char *fname) {
   size_t srclen;
-  const char *src = luaL_checklstring(L, src_idx, &srclen);
+  const char *src = ga_checklstring(L, src_idx, &srclen, fname, "the source");
   int top = lua_gettop(L);
   const char *opts[MAXOPTS], *exprs[MAXOPTS];
   int nopts = 0, nnames = 0;
@@ -196,21 +198,10 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, rawkernel *k) {
   return f;
 }
 
-/* "scale" from "&ns::scale<float, 4>": the name the source must mention */
-static int mentions(const char *src, const char *name) {
-  while (*name == '&' || *name == ' ') name++;
-  const char *e = strchr(name, '<');
-  if (!e) e = name + strlen(name);
-  while (e > name && e[-1] == ' ') e--;
-  const char *b = e;
-  while (b > name && b[-1] != ':' && b[-1] != ' ') b--;
-  size_t n = (size_t)(e - b);
-  char word[256];
-  if (n == 0) return 0;
-  if (n >= sizeof word) return 1;   /* not worth checking */
-  memcpy(word, b, n);
-  word[n] = '\0';
-  return strstr(src, word) != NULL;
+/* No GPU: compile for GA_CHECK_ARCH anyway (NVRTC needs no device), so that
+** a compile error raises where the kernel is written on every machine */
+static void check_compiles(lua_State *L, const rawmodule *m, const char *what) {
+  ga_program_check(L, what, m->src, m->srclen, m->nopts, m->opts, m->nnames, m->names, GA_CHECK_ARCH);
 }
 
 /* Push a kernel of the module at mod_idx */
@@ -218,9 +209,9 @@ static rawkernel *push_kernel(lua_State *L, int mod_idx, int name_idx, const cha
   mod_idx = lua_absindex(L, mod_idx);
   name_idx = lua_absindex(L, name_idx);
   rawmodule *m = checkmodule(L, mod_idx, fname);
-  const char *name = luaL_checkstring(L, name_idx);
-  if (!mentions(m->src, name)) ga_error(L, "%s: the source has no kernel named '%s'", fname, name);
+  const char *name = ga_checkstring(L, name_idx, fname, "the kernel name");
   ga_sigkernel *sig = (ga_sigkernel *)lua_newuserdatauv(L, sizeof *sig, 0);   /* scratch */
+  ga_raw_check_name(L, m->src, m->srclen, name, sig, fname);
   int found = ga_sig_find(m->src, m->srclen, name, sig) && sig->nparams >= 0;
   int n = found ? sig->nparams : 0;
   rawkernel *k = (rawkernel *)lua_newuserdatauv(L, sizeof *k + (size_t)n * sizeof(rkparam), 2);
@@ -250,24 +241,31 @@ static rawkernel *push_kernel(lua_State *L, int mod_idx, int name_idx, const cha
 
 /* ga.RawKernel(source, name[, {options=}]) */
 static int l_rawkernel(lua_State *L) {
-  luaL_checkstring(L, 1);
-  luaL_checkstring(L, 2);
-  push_module(L, 1, 3, 0, "RawKernel");
+  ga_checkstring(L, 1, "RawKernel", "the source");
+  ga_checkstring(L, 2, "RawKernel", "the kernel name");
+  rawmodule *m = push_module(L, 1, 3, 0, "RawKernel");
   push_kernel(L, -1, 2, "RawKernel");
+  if (ga_device_count() == 0) {
+    lua_pushfstring(L, "RawKernel '%s'", lua_tostring(L, 2));
+    check_compiles(L, m, lua_tostring(L, -1));
+    lua_pop(L, 1);
+  }
   return 1;
 }
 
 /* ga.RawModule(source[, {options=, name_expressions=}]) */
 static int l_rawmodule(lua_State *L) {
+  ga_checkstring(L, 1, "RawModule", "the source");
   rawmodule *m = push_module(L, 1, 2, 1, "RawModule");
   if (ga_device_count() > 0) module_program(L, ga_ctx(L), m, "RawModule");
+  else check_compiles(L, m, "RawModule");
   return 1;
 }
 
 /* m:get_function(name) -> RawKernel (name may be a name expression) */
 static int l_get_function(lua_State *L) {
   checkmodule(L, 1, "get_function");
-  luaL_checkstring(L, 2);
+  ga_checkstring(L, 2, "get_function", "the kernel name");
   push_kernel(L, 1, 2, "get_function");
   return 1;
 }

@@ -315,14 +315,15 @@ static const char *keep_string(lua_State *L, int t, int idx) {
 
 /* ga.ReductionKernel(in_params, out_params, map, reduce, post, identity, name[, opts]) */
 static int l_reduction_kernel(lua_State *L) {
-  const char *name = luaL_optstring(L, 7, "reduce_kernel");
+  const char *name = lua_isnoneornil(L, 7) ? "reduce_kernel" : ga_checkstring(L, 7, "ReductionKernel", "name");
   if (!is_identifier(name)) ga_error(L, "ReductionKernel: invalid kernel name '%s'", name);
   for (int i = 1; i <= 5; i++)
     if (lua_type(L, i) != LUA_TSTRING)
       ga_error(L, "%s: argument %d must be a string, got %s", name, i, luaL_typename(L, i));
   if (!lua_isnoneornil(L, 6) && lua_type(L, 6) != LUA_TSTRING && lua_type(L, 6) != LUA_TNUMBER)
     ga_error(L, "%s: identity must be a string, a number or nil", name);
-  if (!lua_isnoneornil(L, 8)) luaL_checktype(L, 8, LUA_TTABLE);
+  if (!lua_isnoneornil(L, 8) && !lua_istable(L, 8))
+    ga_error(L, "%s: options must be a table, got %s", name, luaL_typename(L, 8));
   lua_settop(L, 8);
   red_kernel *k = (red_kernel *)lua_newuserdatauv(L, sizeof *k, 1);
   memset(k, 0, sizeof *k);

@@ -70,13 +70,40 @@ static void set_limits(lua_State *L, int device) {
   pthread_mutex_unlock(&info_lock);
 }
 
-void ga_device_enter(lua_State *L, ga_state *ctx) {
-  if (ga_device_count() == 0) {
-    if (init_error != cudaSuccess)
-      ga_error(L, "no CUDA device available: %s (%s)", cudaGetErrorName(init_error),
-               cudaGetErrorString(init_error));
-    ga_error(L, "no CUDA device available");
+/* "gpuarray: zeros: no CUDA device: no NVIDIA driver was found
+** (cudaErrorInsufficientDriver)". The function is the one Lua called (its
+** name as the call site wrote it; "__add" for an operator), found only on
+** this error path so that the hot path passes no names. */
+static int no_device(lua_State *L) {
+  lua_Debug ar;
+  const char *fn = NULL;
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) fn = ar.name;
+  if (fn && fn[0] == '_' && fn[1] == '_') fn += 2;   /* metamethods: "add" */
+  const char *why = "no device was found";
+  int driver = 0;
+  if (init_error == cudaErrorInsufficientDriver) {
+    (void)cudaDriverGetVersion(&driver);
+    (void)cudaGetLastError();
+    if (driver == 0) {
+      why = "no NVIDIA driver was found";
+    } else {
+      int rt = 0;
+      (void)cudaRuntimeGetVersion(&rt);
+      why = lua_pushfstring(L, "the NVIDIA driver supports CUDA %d.%d, older than this module's runtime %d.%d: "
+                            "update the driver", driver / 1000, driver % 1000 / 10, rt / 1000, rt % 1000 / 10);
+    }
+  } else if (init_error == cudaErrorNoDevice) {
+    why = "the NVIDIA driver found no GPU";
+  } else if (init_error != cudaSuccess) {
+    why = cudaGetErrorString(init_error);
   }
+  const char *code = init_error != cudaSuccess ? lua_pushfstring(L, " (%s)", cudaGetErrorName(init_error)) : "";
+  if (fn) return ga_error(L, "%s: no CUDA device: %s%s", fn, why, code);
+  return ga_error(L, "no CUDA device: %s%s", why, code);
+}
+
+void ga_device_enter(lua_State *L, ga_state *ctx) {
+  if (ga_device_count() == 0) no_device(L);
   if (ctx->device >= n_devices) ga_error(L, "device %d does not exist (%d devices)", ctx->device, n_devices);
   /* cudaGetDevice is a thread-local read; asking each time stays right when
   ** the host program switches devices behind our back */
@@ -180,7 +207,7 @@ static int l_device_count(lua_State *L) {
 }
 
 static int l_device_properties(lua_State *L) {
-  int dev = (int)luaL_optinteger(L, 1, ga_ctx(L)->device);
+  int dev = (int)ga_optinteger(L, 1, ga_ctx(L)->device, "device_properties", "the device");
   if (dev < 0 || dev >= ga_device_count())
     ga_error(L, "device_properties: device %d does not exist (%d devices)", dev, ga_device_count());
   struct cudaDeviceProp p;

@@ -1,7 +1,8 @@
 --- ga.fft's helpers: sample frequencies, shifts, and the plan cache.
 return function(ga, fft)
+  local internal = require("gpuarray.internal")
   local core = ga._core
-  local fail = ga._fail
+  local fail = internal.fail
 
   local function check_n(n, d, fname)
     local m = math.tointeger(n)
@@ -37,7 +38,7 @@ return function(ga, fft)
   end
 
   local function shift(x, axes, sign, fname)
-    if not ga._is_array(x) then x = ga.array(x) end
+    if not internal.is_array(x) then x = ga.array(x) end
     local nd = x.ndim
     if type(axes) == "table" and axes.axes then axes = axes.axes end
     if axes == nil then

@@ -4,7 +4,8 @@
 -- default 2-norm of a whole float32/float64 array is one bandwidth-bound
 -- reduction (sqrt of the sum of squares, at copy speed).
 return function(ga, linalg)
-  local fail = ga._fail
+  local internal = require("gpuarray.internal")
+  local fail = internal.fail
   local h = linalg._helpers
   local inf = math.huge
 
@@ -83,7 +84,7 @@ return function(ga, linalg)
   end
 
   function linalg.norm(x, ord, axis, keepdims)
-    if type(ord) == "table" and not ga._is_array(ord) then
+    if type(ord) == "table" and not internal.is_array(ord) then
       ord, axis, keepdims = ord.ord, ord.axis, ord.keepdims
     end
     x = float_of(h.array_arg(x, "linalg.norm"))

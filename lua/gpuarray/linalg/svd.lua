@@ -8,8 +8,9 @@
 -- float64, accurate to float64's eps * sigma_max^2 in sigma^2, far inside
 -- float32's resolution).
 return function(ga, linalg)
+  local internal = require("gpuarray.internal")
   local core = ga._core
-  local fail = ga._fail
+  local fail = internal.fail
   local h = linalg._helpers
   local REAL = linalg._REAL
   local cat, batch_of, from_cm, is_complex = h.cat, h.batch_of, h.from_cm, h.is_complex
@@ -116,8 +117,8 @@ return function(ga, linalg)
     if a.ndim ~= 2 then fail("linalg.lstsq: a must be 2-D") end
     local m, n = a.shape[1], a.shape[2]
     if b.ndim < 1 or b.ndim > 2 or b.shape[1] ~= m then
-      fail(("linalg.lstsq: b of shape %s does not match a of shape %s"):format(ga._shape_str(b.shape),
-        ga._shape_str(a.shape)))
+      fail(("linalg.lstsq: b of shape %s does not match a of shape %s"):format(internal.shape_str(b.shape),
+        internal.shape_str(a.shape)))
     end
     local dt = h.solver_dtype(a, b)
     a, b = a:astype(dt), b:astype(dt)

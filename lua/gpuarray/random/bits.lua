@@ -5,8 +5,9 @@
 -- calls never share a number, and the numbers depend on the seed and the
 -- sequence of calls only (kernels/random/philox.cuh says how).
 return function(ga)
+  local internal = require("gpuarray.internal")
   local core = ga._core
-  local fail = ga._fail
+  local fail = internal.fail
   local bits = {}
 
   --- SplitMix64 (Steele et al.): a well-mixed 64-bit key from any integer
@@ -81,7 +82,7 @@ return function(ga)
   function bits.num(v, default, fname, what)
     if v == nil then return default end
     if type(v) ~= "number" then
-      fail(("%s: %s must be a number, got %s"):format(fname, what, ga._is_array(v) and "an ndarray" or type(v)))
+      fail(("%s: %s must be a number, got %s"):format(fname, what, internal.is_array(v) and "an ndarray" or type(v)))
     end
     return v
   end

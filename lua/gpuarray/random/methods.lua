@@ -5,13 +5,14 @@
 -- size is nil (a 0-d array), an integer or a list; the trailing argument
 -- may be a dtype or an options table {dtype=}.
 return function(ga, bits)
-  local fail = ga._fail
-  local is_array = ga._is_array
+  local internal = require("gpuarray.internal")
+  local fail = internal.fail
+  local is_array = internal.is_array
   local M = {}
 
   -- the trailing dtype-or-options argument
   local function dtype_of(last)
-    if type(last) == "table" and not ga._is_array(last) and getmetatable(last) == nil then
+    if type(last) == "table" and not internal.is_array(last) and getmetatable(last) == nil then
       return last.dtype
     end
     return last

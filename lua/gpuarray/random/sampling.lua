@@ -4,8 +4,9 @@
 -- with no sort; the first k values of one are k draws without replacement.
 -- Weighted choice inverts the cumulative weights by binary search.
 return function(ga, bits, M)
-  local fail = ga._fail
-  local is_array = ga._is_array
+  local internal = require("gpuarray.internal")
+  local fail = internal.fail
+  local is_array = internal.is_array
 
   -- a permutation of [0, n) plus add (the first count of it), int64
   local function perm(self, n, count, add)

@@ -1,0 +1,35 @@
+--- Helpers the Lua submodules share, kept off the public table (`ga` has
+-- one private field, `ga._core`). Also the registry of definitions the
+-- submodules build (ufuncs, reductions, select kernels, the formatter), for
+-- specs and tools: `require("gpuarray.internal").ufunc_defs`.
+local internal = {}
+
+--- Raise a gpuarray error (the message names the function).
+function internal.fail(msg)
+  error("gpuarray: " .. msg, 0)
+end
+
+function internal.is_array(v)
+  if type(v) ~= "userdata" then return false end
+  local mt = getmetatable(v)
+  return mt ~= nil and mt.__name == "gpuarray.ndarray"
+end
+
+function internal.shape_str(s)
+  return "{" .. table.concat(s, ",") .. "}"
+end
+
+--- out (an ndarray of exactly shape) for an `out=` option, or raise
+function internal.check_out(out, shape, fname)
+  if not internal.is_array(out) then internal.fail(fname .. ": out must be an ndarray") end
+  local os = out.shape
+  local same = #os == #shape
+  for d = 1, #shape do same = same and os[d] == shape[d] end
+  if not same then
+    internal.fail(("%s: out has shape %s, the result has shape %s"):format(fname, internal.shape_str(os),
+                                                                           internal.shape_str(shape)))
+  end
+  return out
+end
+
+return internal
