@@ -86,5 +86,7 @@ require("gpuarray.join")(ga)
 require("gpuarray.select")(ga)
 require("gpuarray.reductions")(ga)
 require("gpuarray.benchmark")(ga)
+require("gpuarray.jit")(ga)
+require("gpuarray.fuse")(ga)
 
 return ga
