@@ -115,7 +115,7 @@ local FLOAT1 = {
   sin = { "sinf", "sin", "ga_sin", math.sin }, cos = { "cosf", "cos", "ga_cos", math.cos },
   tan = { "tanf", "tan", "ga_tan", math.tan }, asin = { "asinf", "asin", "ga_arcsin", math.asin },
   acos = { "acosf", "acos", "ga_arccos", math.acos }, atan = { "atanf", "atan", "ga_arctan" },
-  log = { "logf", "log", "ga_log" },
+  log = { "logf", "log", "ga_log", math.log },
   tanh = { "tanhf", "tanh", "ga_tanh" }, sinh = { "sinhf", "sinh", "ga_sinh" }, cosh = { "coshf", "cosh", "ga_cosh" },
   asinh = { "asinhf", "asinh", "ga_arcsinh" }, acosh = { "acoshf", "acosh", "ga_arccosh" },
   atanh = { "atanhf", "atanh", "ga_arctanh" },
@@ -296,7 +296,7 @@ end
 -- the jit namespace
 
 local function only_in_kernels(name)
-  return function() error("gpuarray: jit." .. name .. " can only be called inside a jit kernel", 2) end
+  return function() error("gpuarray: jit." .. name .. " can only be called inside a jit kernel", 0) end
 end
 
 local function sentinel(name) return setmetatable({}, { __name = "gpuarray.jit." .. name }) end
@@ -344,7 +344,8 @@ local function atomic(op)
       vals[k] = conv(v.code, v.type, el)
       if how == "ull" then vals[k] = "(unsigned long long)(" .. vals[k] .. ")" end
     end
-    local ptr = ("&%s[%s]"):format(arr.code, idx.code)
+    local icode = idx.const ~= nil and conv(idx.code, idx.type, T.int32) or idx.code
+    local ptr = ("&%s[%s]"):format(arr.code, icode)
     if how == "ull" then ptr = "(unsigned long long *)" .. ptr end
     local code = ("%s(%s, %s)"):format(CUDA_ATOMIC[op], ptr, table.concat(vals, ", "))
     if how == "ull" then code = ("((%s)%s)"):format(el.ctype, code) end

@@ -90,6 +90,7 @@ function Func:index_key(node, line)
   if not types.is_integer(k.type) then
     self:fail(line, ("an array index must be an integer, got %s"):format(types.show(k.type)))
   end
+  if k.const then return conv(k.code, k.type, T.int32) end
   return k.code
 end
 
@@ -253,7 +254,12 @@ end
 
 --- The type two numbers compare in: NumPy's promotion, except that an
 -- integer compares with a Lua integer in 64 bits (never truncated)
-local function compare_type(ta, tb)
+local function compare_type(ta, tb, a, b)
+  -- a constant that fits the other side's integer type compares in it
+  if types.is_int(ta) and types.is_int(tb) then
+    if a.const ~= nil and ta.weak and not tb.weak and types.fits(a.const, tb) then return tb end
+    if b.const ~= nil and tb.weak and not ta.weak and types.fits(b.const, ta) then return ta end
+  end
   if types.is_int(ta) and types.is_int(tb) and (ta.weak or tb.weak) then
     return promote(types.concrete(ta), types.concrete(tb))
   end
@@ -275,7 +281,7 @@ function Func:compare(op, a, b, line)
     if op ~= "==" and op ~= "~=" then self:fail(line, ("'%s' on booleans: they have no order"):format(op)) end
     return self:E(("(%s %s %s)"):format(a.code, CMP[op], b.code), T.bool)
   end
-  local c = compare_type(ta, tb)
+  local c = compare_type(ta, tb, a, b)
   if c.kind == "c" then
     if op ~= "==" and op ~= "~=" then self:fail(line, "complex numbers have no order") end
     self.need_math = true

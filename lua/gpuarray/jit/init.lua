@@ -17,7 +17,7 @@ local T = types.T
 return function(ga)
   local jit = builtins.namespace(ga)
 
-  local function fail(msg) error("gpuarray: jit: " .. msg, 3) end
+  local function fail(msg) error("gpuarray: jit: " .. msg, 0) end
 
   local function is_dtype_object(v)
     for name in pairs(types.CTYPE) do

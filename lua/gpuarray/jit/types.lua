@@ -136,6 +136,17 @@ function M.literal(v)
   return (v < 0 or (v == 0 and 1 / v < 0)) and "(" .. s .. ")" or s
 end
 
+local RANGE = {
+  int8 = { -128, 127 }, int16 = { -32768, 32767 }, int32 = { -2147483648, 2147483647 },
+  int64 = { math.mininteger, math.maxinteger }, uint8 = { 0, 255 }, uint16 = { 0, 65535 },
+  uint32 = { 0, 4294967295 }, uint64 = { 0, math.maxinteger },
+}
+--- Does the Lua integer v fit the integer type t?
+function M.fits(v, t)
+  local r = RANGE[t.name]
+  return math.type(v) == "integer" and r ~= nil and v >= r[1] and v <= r[2]
+end
+
 --- The weak type of a Lua value (nil for anything else)
 function M.of_value(v)
   if math.type(v) == "integer" then return T.weak_int end
