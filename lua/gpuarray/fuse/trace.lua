@@ -26,16 +26,29 @@ M.KIND = KIND
 local WEAK_DTYPE = { i = "int64", f = "float64", b = "bool" }
 local WEAK_REP = { i = 0, f = 0.0, b = false }
 
---- "line N" of the innermost user frame (not this module, not C)
+local tracing, base_depth   -- the function being traced, and the stack depth below it
+
+local function stack_depth()
+  local d = 2
+  while debug.getinfo(d + 1, "l") do d = d + 1 end
+  return d
+end
+
+--- The line of the innermost user frame inside the traced function (not
+-- this module, not C). A tail call (`return ga.floor(x)`) leaves no frame
+-- of its caller: then the traced function's first line.
 local function user_line(level)
-  for lv = level or 3, 60 do
+  if not tracing then return nil end
+  local top = stack_depth()
+  for lv = level or 3, top do
     local info = debug.getinfo(lv, "Sl")
     if not info then break end
     if info.what ~= "C" and not info.source:find("gpuarray[/\\]fuse") and info.currentline > 0 then
-      return info.currentline
+      if top - lv > base_depth then return info.currentline end
+      break
     end
   end
-  return nil
+  return debug.getinfo(tracing, "S").linedefined
 end
 
 local function fail(msg)
@@ -468,7 +481,10 @@ function Graph:run(fn, syms)
     end
     return err
   end
+  local outer, outer_depth = tracing, base_depth
+  tracing, base_depth = fn, stack_depth()
   local res = table.pack(xpcall(fn, handler, table.unpack(syms, 1, syms.n)))
+  tracing, base_depth = outer, outer_depth
   umt.__call = ucall
   for name, f in pairs(saved) do ga[name] = f end
   if not res[1] then error(res[2], 0) end
