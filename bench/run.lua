@@ -48,7 +48,7 @@ function B.case(key, fn)
   collectgarbage()
 end
 
-local AREAS = { "copy", "elementwise", "elementwise_gather", "reduction", "raw" }
+local AREAS = { "copy", "elementwise", "elementwise_gather", "reduction", "raw", "fuse" }
 for _, area in ipairs(AREAS) do
   local ok, add = pcall(require, "bench." .. area)
   if ok then

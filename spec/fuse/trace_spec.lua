@@ -184,6 +184,7 @@ end)
 
 describe("fuse errors name the line", function()
   local function line_of(fn) return debug.getinfo(fn, "S").linedefined end
+  -- luacheck: push ignore
   local cases = {
     { function(x) return x[1] + 1 end, "indexing cannot be traced" },
     { function(x) return x:item() end, "x:item() cannot be traced" },
@@ -201,6 +202,7 @@ describe("fuse errors name the line", function()
     { function(x) return 1 end, "result 1 is a number" },
     { function(x) return {} + x end, "tables cannot be traced" },
   }
+  -- luacheck: pop
   for k, c in ipairs(cases) do
     it(("case %d: %s"):format(k, c[2]), function()
       local err = helper.assert_gaerror(function() return ga.fuse(c[1]):_trace(A "complex64") end, c[2])
@@ -273,7 +275,7 @@ describe("fuse call path", function()
   end)
 
   it("passes only the arguments used, Lua arithmetic computed, and checks integers fit", function()
-    local f = ga.fuse(function(a, unused, s, t) return a + (s + t) end)
+    local f = ga.fuse(function(a, _, s, t) return a + (s + t) end)
     f(ga.int8(1), 0, 2, 3)
     assert.matches("^int8 a1, int64 h%d+$", made[1][1])
     local args = calls[1].args

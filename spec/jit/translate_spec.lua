@@ -74,7 +74,6 @@ return a .. b, #t, ~a, a << 1, a >> 2, a & b | c ~ d
 end)
 
 -- the kernels of the corpus (each used by a case below)
-local TILE = 16
 local SCALE = 0.5
 local FLAG = true
 local consts = { N = 4 }
@@ -118,7 +117,7 @@ local function loops(x, n)
   local acc = 0
   for k = 1, 10 do acc = acc + k end
   for k = 10, 1, -3 do acc = acc - k end
-  for k = 0, n - 1, jit.blockDim.x do acc = acc + 1 end
+  for _ = 0, n - 1, jit.blockDim.x do acc = acc + 1 end
   for f = 0.0, 1.0, 0.25 do acc = acc + f end
   local j = 0
   while j < 5 do
@@ -140,7 +139,7 @@ local function operators(x, y, i32, n)
   local bits = (k & 3) | (k ~ 5) + (k << 2) + (k >> 1) + ~k
   local idiv = k // 3 + k % 3 + 7 // 2 + 7 % -3 + n // 2
   local t = 3 / 2
-  if a < b and not (a >= b) or a == b and a ~= 0 then q = q + 1 end
+  if a < b and not (a >= b) or a == b and a ~= 0 then q = q + 1 end   -- luacheck: ignore 581
   x[i] = q + bits + idiv + t + SCALE * consts.N
   if FLAG then y[i] = sq(a) + axpy1(2, b) end
 end
@@ -347,7 +346,8 @@ describe("jit translation", function()
     assert.are.equal("_jit_mix(in0, in1, in2, &out0, &out1);", d.operation)
     assert.truthy(pre:find("void _jit_mix(float x, float y, double t, float *_jit_out0, float *_jit_out1)", 1, true))
     local ek = ga.ElementwiseKernel(d.in_params, d.out_params, d.operation, d.name, { preamble = d.preamble })
-    local src = ek:_source { types = { "float32", "float32", "float64", "float32", "float32" }, scalar = { [3] = true } }
+    local src = ek:_source { types = { "float32", "float32", "float64", "float32", "float32" },
+                             scalar = { [3] = true } }
     assert.is_true(compile(src) > 0)
     local one = jit.elementwisekernel(function(x) return x * 2 end)
     local _, d1 = one:source("float16[]")
@@ -358,6 +358,7 @@ end)
 
 describe("jit rejects what is outside the subset, naming the line and the construct", function()
   local up_tbl, up_str = { 1 }, "s"
+  -- luacheck: push ignore
   local cases = {
     { function(x) local f = function() return 1 end end, "closures are not supported in a kernel" },
     { function(x) local function g() end end, "closures are not supported in a kernel" },
@@ -393,13 +394,15 @@ describe("jit rejects what is outside the subset, naming the line and the constr
     { function(x) local c <close> = x end, "to-be-closed variables" },
     { function(x) x[0] = (x[0] < 1) + 1 end, "arithmetic ('+') on a boolean" },
   }
+  -- luacheck: pop
   for k, c in ipairs(cases) do
     local fn, msg = c[1], c[2]
     local line = debug.getinfo(fn, "S").linedefined
     if msg ~= "" then
       it(("case %d: %s"):format(k, msg), function()
         local err = helper.assert_gaerror(function() return jit.rawkernel(fn):source("float32[]") end)
-        assert.are.equal(("gpuarray: jit: line %d: "):format(line), err:sub(1, #("gpuarray: jit: line : ") + #tostring(line)))
+        local prefix = ("gpuarray: jit: line %d: "):format(line)
+        assert.are.equal(prefix, err:sub(1, #prefix))
         assert.truthy(err:find(msg, 1, true), err)
       end)
     end
