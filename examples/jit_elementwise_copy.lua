@@ -15,7 +15,10 @@ local elementwise_copy = jit.rawkernel(function(x, y, size)
 end)
 
 local size = 1 << 22
-local x = ga.random.standard_normal and ga.random.standard_normal(size, "float32") or ga.arange(size, "float32")
+-- values that differ everywhere: a ramp plus a random offset per period
+local period = {}
+for i = 1, 4096 do period[i] = math.random() * 2 - 1 end
+local x = ga.arange(size, "float32") * 1e-3 + ga.tile(ga.array(period, "float32"), size // 4096)
 local y = ga.empty(size, "float32")
 
 -- grid and block as integers

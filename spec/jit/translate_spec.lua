@@ -343,12 +343,15 @@ describe("jit translation", function()
     local pre, d = k:source("float32[]", "float32[]", 0.25)
     assert.are.equal("float32 in0, float32 in1, float64 in2", d.in_params)
     assert.are.equal("float32 out0, float32 out1", d.out_params)
-    assert.are.equal("_jit_mix(in0, in1, in2, &out0, &out1);", d.operation)
+    assert.are.equal("float _jit_r0; float _jit_r1; _jit_mix(in0, in1, in2, &_jit_r0, &_jit_r1); "
+      .. "out0 = _jit_r0; out1 = _jit_r1;", d.operation)
     assert.truthy(pre:find("void _jit_mix(float x, float y, double t, float *_jit_out0, float *_jit_out1)", 1, true))
     local ek = ga.ElementwiseKernel(d.in_params, d.out_params, d.operation, d.name, { preamble = d.preamble })
     local src = ek:_source { types = { "float32", "float32", "float64", "float32", "float32" },
                              scalar = { [3] = true } }
     assert.is_true(compile(src) > 0)
+    assert.falsy(src:find("ga_vload(_v3, _p3", 1, true))    -- outputs are written, never loaded
+    assert.falsy(src:find("ga_vload(_v4, _p4", 1, true))
     local one = jit.elementwisekernel(function(x) return x * 2 end)
     local _, d1 = one:source("float16[]")
     assert.are.equal("float16 out0", d1.out_params)

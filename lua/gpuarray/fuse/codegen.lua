@@ -2,10 +2,10 @@
 -- ElementwiseKernel, or of one ReductionKernel when the function ends in a
 -- reduction. Each node becomes a variable of its eager dtype (float16 as
 -- float16, so that intermediates round as the eager arrays do), computed by
--- the same CUDA statement as the eager ufunc loop, inside a block where
+-- the same CUDA statement as the eager ufunc loop, inside a lambda where
 -- in0, in1 and out0 are the loop's own variables:
---   float16 _fz3;
---   { const float in0 = ga_cast<float>(_fz2); float out0; out0 = ga_sin(in0); _fz3 = ga_cast<float16>(out0); }
+--   float16 _fz3 = [&]() -> float16 { const float in0 = ga_cast<float>(_fz2); float out0;
+--                                     out0 = ga_sin(in0); return ga_cast<float16>(out0); }();
 -- Array-like operands (arguments, intermediates) convert from their dtype
 -- to the loop's compute type as the engine loads them; scalars (Lua numbers,
 -- typed scalars) convert to the loop's type first, as a ufunc call does.
@@ -77,9 +77,9 @@ function Gen:emit_node(n)
     end
     local otype = CHARS[n.sig:sub(-1)]
     local oc = compute_of(otype)
-    out[#out + 1] = ("%s %s;"):format(ct, id)
-    out[#out + 1] = ("{ %s %s out0; %s; %s = %s; }"):format(table.concat(parts, " "), CTYPE[oc], n.op, id,
-      cast("out0", oc, n.dtype))
+    -- a lambda, not a block: the engine sees the outputs written before read
+    out[#out + 1] = ("%s %s = [&]() -> %s { %s %s out0; %s; return %s; }();"):format(ct, id, ct,
+      table.concat(parts, " "), CTYPE[oc], n.op, cast("out0", oc, n.dtype))
     if KEEP[n.dtype] then
       -- the eager op stored this rounded value: no FMA may reach across it
       self.keep = true

@@ -149,21 +149,27 @@ return function(ga)
       translate.error(f.ast.line, "an elementwisekernel's function must return its result(s)")
     end
     local preamble = unit:source(f, false)
-    local ins, outs, args, refs = {}, {}, {}, {}
+    local ins, outs, args = {}, {}, {}
     for i, t in ipairs(ts) do
       ins[i] = ("%s in%d"):format(types.concrete(t).name, i - 1)
       args[i] = "in" .. (i - 1)
     end
     for k, r in ipairs(f.rets) do
       outs[k] = ("%s out%d"):format(types.concrete(r).name, k - 1)
-      refs[k] = "&out" .. (k - 1)
     end
     local op
     if f.nret == 1 then
       op = ("out0 = %s(%s);"):format(f.cname, table.concat(args, ", "))
     else
-      for _, r in ipairs(refs) do args[#args + 1] = r end
-      op = ("%s(%s);"):format(f.cname, table.concat(args, ", "))
+      -- results into locals first: the engine then sees every output written before read
+      local decls, stores = {}, {}
+      for k, r in ipairs(f.rets) do
+        decls[k] = ("%s _jit_r%d;"):format(types.concrete(r).ctype, k - 1)
+        args[#args + 1] = "&_jit_r" .. (k - 1)
+        stores[k] = ("out%d = _jit_r%d;"):format(k - 1, k - 1)
+      end
+      op = ("%s %s(%s); %s"):format(table.concat(decls, " "), f.cname, table.concat(args, ", "),
+        table.concat(stores, " "))
     end
     return { in_params = table.concat(ins, ", "), out_params = table.concat(outs, ", "), operation = op,
              preamble = preamble, name = self.name, func = f }
