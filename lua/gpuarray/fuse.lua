@@ -40,7 +40,7 @@ return function(ga)
     fail(("fuse: argument %d must be an ndarray, a typed scalar, a Lua number or a boolean, got %s"):format(i, tv))
   end
 
-  --- Trace fn for args and plan its kernel
+  --- Trace fn for args and plan its kernel (and whether the trace read an ndim)
   local function plan_for(self, args)
     local g = trace.graph(ga)
     local syms = { n = args.n }
@@ -58,7 +58,7 @@ return function(ga)
       end
       outs[i] = n
     end
-    return codegen.plan(g, outs, ga), g
+    return codegen.plan(g, outs, ga), g.used_ndim
   end
 
   --- f:_trace(args or descriptions...) -> the plan (kernel definition) without compiling
@@ -92,7 +92,7 @@ return function(ga)
 
   --- The entry for these arguments: {call = function(...)}, built on a miss
   local function build(self, args)
-    local plan = plan_for(self, args)
+    local plan, used_ndim = plan_for(self, args)
     local k
     if plan.kind == "elementwise" then
       k = ga.ElementwiseKernel(plan.in_params, plan.out_params, plan.operation, self.name,
@@ -109,7 +109,7 @@ return function(ga)
     local opts = plan.kind == "reduction" and { axis = plan.axis, keepdims = plan.keepdims } or nil
     if direct and plan.kind == "elementwise" then
       e.call = k
-      return e
+      return e, used_ndim
     end
     local argmap, host = plan.args, plan.host
     e.call = function(...)
@@ -133,15 +133,22 @@ return function(ga)
       end
       return k(table.unpack(used, 1, nused))
     end
-    return e
+    return e, used_ndim
   end
 
-  --- one level of the cache tree for one argument
-  local function step(node, v)
+  -- The cache is a tree with one level per argument: a userdata by its
+  -- metatable (array or typed scalar) then its dtype (then its ndim, only
+  -- once a trace of this function read x.ndim: the kernels serve every
+  -- ndim), a Lua number by math.type, a boolean by "boolean".
+  local getmetatable = getmetatable
+
+  local function step(node, v, nd)
     local tv = type(v)
     if tv == "userdata" then
-      local byd = node[v.dtype]
-      return byd and byd[v.ndim or false]
+      local bym = node[getmetatable(v)]
+      node = bym and bym[v.dtype]
+      if nd and node then node = node[v.ndim or false] end
+      return node
     elseif tv == "number" then
       return node[math_type(v)]
     elseif tv == "boolean" then
@@ -150,20 +157,27 @@ return function(ga)
     return nil
   end
 
+  local function child(node, key)
+    local c = node[key]
+    if not c then
+      c = {}
+      node[key] = c
+    end
+    return c
+  end
+
   local function insert(self, args, e)
     local node = self._cache
     for i = 1, args.n do
       local v = args[i]
       local tv = type(v)
-      local key = tv == "number" and math_type(v) or tv == "boolean" and "boolean" or nil
-      if key then
-        node[key] = node[key] or {}
-        node = node[key]
+      if tv == "number" then
+        node = child(node, math_type(v))
+      elseif tv == "boolean" then
+        node = child(node, "boolean")
       else
-        local dt, nd = v.dtype, v.ndim or false
-        node[dt] = node[dt] or {}
-        node[dt][nd] = node[dt][nd] or {}
-        node = node[dt][nd]
+        node = child(child(node, getmetatable(v)), v.dtype)
+        if self._ndim then node = child(node, v.ndim or false) end
       end
     end
     node.entry = e
@@ -175,29 +189,49 @@ return function(ga)
     for i = 1, args.n do
       if trace.node(args[i]) then return self._fn(...) end
     end
-    local e = build(self, args)
+    local e, used_ndim = build(self, args)
+    if used_ndim and not self._ndim then
+      -- this function's kernels depend on ndims: key them by ndim from now on
+      self._ndim = true
+      self._cache = {}
+    end
     insert(self, args, e)
     return e.call(...)
   end
 
-  function FusedMT.__call(self, ...)
-    local n = select("#", ...)
+  function FusedMT.__call(self, a, b, ...)
     local node = self._cache
-    if n == 1 then
-      node = step(node, (...))
-    elseif n == 2 then
-      local a, b = ...
-      node = step(node, a)
-      node = node and step(node, b)
-    else
-      for i = 1, n do
-        node = step(node, (select(i, ...)))
-        if not node then break end
+    local nd = self._ndim
+    if not nd and type(b) == "userdata" and type(a) == "userdata" and (...) == nil then
+      -- two arrays: the hottest case, inline
+      node = node[getmetatable(a)]
+      node = node and node[a.dtype]
+      node = node and node[getmetatable(b)]
+      node = node and node[b.dtype]
+      local e = node and node.entry
+      if e then return e.call(a, b) end
+      return slow(self, a, b)
+    end
+    if (...) == nil then
+      -- one or two arguments: the common case, without a loop
+      node = step(node, a, nd)
+      if b ~= nil and node then node = step(node, b, nd) end
+      local e = node and node.entry
+      if e then
+        if b == nil then return e.call(a) end
+        return e.call(a, b)
       end
+      return slow(self, a, b, ...)
+    end
+    node = node and step(node, a, nd)
+    node = node and step(node, b, nd)
+    for i = 1, select("#", ...) do
+      if not node then break end
+      node = step(node, (select(i, ...)), nd)
     end
     local e = node and node.entry
-    if e then return e.call(...) end
-    return slow(self, ...)
+    if e then return e.call(a, b, ...) end
+    return slow(self, a, b, ...)
   end
 
   function FusedMT.__tostring(self) return "gpuarray.fuse(" .. self.name .. ")" end

@@ -21,18 +21,44 @@ local function rand_array(dt, shape)
   return R.to_gpu(A, dt)
 end
 
---- fused and eager results agree: dtype, shape, values (NaN equal to NaN)
--- and bytes (unless NaNs are present, whose payloads may differ)
+-- Fused results should equal eager ones bit for bit (each intermediate is
+-- rounded to its eager dtype, and no FMA reaches across operations). Where
+-- the compiler could still round differently, "fusion changes float
+-- rounding": floats within 4 ulps, and an integer or boolean derived from
+-- such a float may flip in a few elements. The counts are printed.
+local ULP = { float16 = 2 ^ -10, float32 = 2 ^ -23, float64 = 2 ^ -52, complex64 = 2 ^ -23, complex128 = 2 ^ -52 }
+local stats = { exact = 0, close = 0 }
+
 local function same_result(fused, eager, what)
   assert.are.equal(eager.dtype, fused.dtype, what .. ": dtype")
   assert.are.same(eager.shape, fused.shape, what .. ": shape")
-  local ok, why = helper.same(eager:totable(), fused:totable())
-  assert(ok, what .. ": " .. tostring(why))
+  local e, f = eager:totable(), fused:totable()
+  local ef, ff = helper.flatten(e), helper.flatten(f)
   local nan = false
-  for _, v in ipairs(helper.flatten(eager:totable())) do
+  for _, v in ipairs(ef) do
     if v ~= v then nan = true end
   end
-  if not nan then assert(eager:tobytes() == fused:tobytes(), what .. ": bytes differ") end
+  if helper.same(e, f) and (nan or eager:tobytes() == fused:tobytes()) then
+    stats.exact = stats.exact + 1
+    return
+  end
+  local ulp = ULP[fused.dtype]
+  local bad, worst = 0, 0
+  for i = 1, #ef do
+    local a, b = ef[i], ff[i]
+    if ulp then
+      local scale = math.max(math.abs(a), math.abs(b), 1)
+      local ok = (a ~= a and b ~= b) or a == b or math.abs(a - b) <= 4 * ulp * scale
+      if not ok then bad = bad + 1 end
+      if a == a and b == b and a ~= b then worst = math.max(worst, math.abs(a - b) / scale / ulp) end
+    elseif a ~= b then
+      bad = bad + 1
+    end
+  end
+  local allowed = ulp and 0 or math.ceil(#ef / 50)
+  assert(bad <= allowed, ("%s: %d of %d elements differ (worst %.1f ulp)"):format(what, bad, #ef, worst))
+  stats.close = stats.close + 1
+  print(("  not bit for bit (within %.1f ulp, %d flips): %s"):format(worst, ulp and 0 or bad, what))
 end
 
 local LEAVES = { "x", "y", "s", "2", "0.5", "3", "1.25", "x", "y" }
@@ -87,6 +113,8 @@ describe("fused equals eager", function()
       end
     end
     for _, k in ipairs { "b", "i", "u", "f", "c" } do assert.is_true((families[k] or 0) > 0, k) end
+    print(("  fused == eager: %d bit for bit, %d within rounding, of %d results"):format(stats.exact, stats.close,
+      stats.exact + stats.close))
   end)
 
   gpu_it("for 10 fused reductions (axes, keepdims, post-ops with a scalar, float16, dtype=)", function()

@@ -30,12 +30,15 @@ local function is_scalar(n)
 end
 
 local KEEP = { float32 = true, float64 = true, complex64 = true, complex128 = true }
--- an empty asm the value passes through: the compiler cannot contract a
--- multiply before it with an add after it (fmad), so the fused kernel rounds
--- every intermediate as the eager kernels do
+-- Each floating-point intermediate passes through an add of -0.0 with
+-- explicit rounding (x + -0.0 is x, NaN payloads aside): neither NVVM nor
+-- ptxas may contract a multiply of one operation with an add of the next
+-- into an FMA across it (an .rn add is never contracted), which the eager
+-- kernels, storing each result, cannot do either. An empty asm would stop
+-- NVVM only: ptxas contracts plain mul/add pairs it sees in the PTX.
 local KEEP_SRC = [[
-__device__ __forceinline__ void _fz_keep(float &v) { asm("" : "+f"(v)); }
-__device__ __forceinline__ void _fz_keep(double &v) { asm("" : "+d"(v)); }
+__device__ __forceinline__ void _fz_keep(float &v) { v = __fadd_rn(v, -0.0f); }
+__device__ __forceinline__ void _fz_keep(double &v) { v = __dadd_rn(v, -0.0); }
 template <typename T> __device__ __forceinline__ void _fz_keep(complex<T> &v) { _fz_keep(v.re); _fz_keep(v.im); }
 ]]
 

@@ -424,7 +424,10 @@ SymMT.__index = function(s, k)
   local n = rawget(s, KEY)
   if n.weak then fail(("a Lua number has no field or method '%s'"):format(tostring(k))) end
   if k == "dtype" then return n.dtype end
-  if k == "ndim" then return n.ndim end
+  if k == "ndim" then
+    n.graph.used_ndim = true
+    return n.ndim
+  end
   local m = METHODS[k]
   if m then return m end
   if type(k) ~= "string" then fail("indexing cannot be traced (a fused function works element by element)") end
