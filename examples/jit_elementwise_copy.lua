@@ -34,5 +34,5 @@ print("elementwise_copy, grid {128, 1, 1}, block {1024}, size as uint32: z == x"
 
 -- what was generated for the first launch
 local src = elementwise_copy:source(x, y, size)
-print(src:sub(src:find("extern \"C\"", 1, true)))
+print(src:sub((src:find("extern \"C\"", 1, true))))
 print("jit_elementwise_copy: ok")

@@ -43,5 +43,5 @@ saxpy({ (n + block - 1) // block }, { block, 1, 1 }, { a, x, y, out2, n })  -- l
 check(out2, "grid and block as lists")
 
 local src = saxpy:source(a, x, y, out, n)
-print(src:sub(src:find("extern \"C\"", 1, true)))
+print(src:sub((src:find("extern \"C\"", 1, true))))
 print("jit_saxpy: ok")

@@ -213,15 +213,23 @@ return function(ga)
       return slow(self, a, b)
     end
     if (...) == nil then
-      -- one or two arguments: the common case, without a loop
-      node = step(node, a, nd)
-      if b ~= nil and node then node = step(node, b, nd) end
-      local e = node and node.entry
-      if e then
-        if b == nil then return e.call(a) end
-        return e.call(a, b)
+      -- no, one or two arguments: the common cases, without a loop; the
+      -- kernel gets exactly the arguments given (no trailing nil)
+      if a == nil then
+        local e = node.entry
+        if e then return e.call() end
+        return slow(self)
       end
-      return slow(self, a, b, ...)
+      node = step(node, a, nd)
+      if b == nil then
+        local e = node and node.entry
+        if e then return e.call(a) end
+        return slow(self, a)
+      end
+      node = node and step(node, b, nd)
+      local e = node and node.entry
+      if e then return e.call(a, b) end
+      return slow(self, a, b)
     end
     node = node and step(node, a, nd)
     node = node and step(node, b, nd)

@@ -280,6 +280,20 @@ describe("fuse call path", function()
     assert.are.same({ size = 1 }, calls[1].args[3])
   end)
 
+  it("finds the kernel for one, two and three arguments (each given exactly)", function()
+    local one = ga.fuse(function(a) return ga.sin(a) end)
+    local three = ga.fuse(function(a, b, c) return a * b + c end)
+    for _ = 1, 3 do one(ga.float32(1)) end
+    for _ = 1, 3 do three(ga.float32(1), 2, ga.float32(3)) end
+    assert.are.equal(2, #made)
+    assert.are.equal(6, #calls)
+    assert.are.equal("float32 a1", made[1][1])
+    assert.are.same({ size = 1 }, calls[3].args[2])       -- one argument, then the size option
+    assert.are.equal("float32 a1, int64 a2, float32 a3", made[2][1])
+    assert.are.equal(4, calls[6].args.n)
+    helper.assert_gaerror(function() one() end, "fuse: ")  -- no argument: the trace fails in fn, clearly
+  end)
+
   it("passes only the arguments used, Lua arithmetic computed, and checks integers fit", function()
     local f = ga.fuse(function(a, _, s, t) return a + (s + t) end)
     f(ga.int8(1), 0, 2, 3)
