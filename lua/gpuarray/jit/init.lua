@@ -3,13 +3,14 @@
 --   ga.jit.elementwisekernel(fn[, {name=}]) -> k; k(x, y, ...) as an ElementwiseKernel
 --   k:source(args...)                      -> the generated CUDA for those arguments
 -- The Lua source of fn is read back (debug.getinfo), parsed (parser.lua)
--- and translated (translate.lua, expr.lua) once per signature: the dtypes
+-- and translated (translate.lua, stmt.lua, expr.lua) once per signature: the dtypes
 -- of the array arguments, the dtypes of typed scalars, and which Lua
 -- numbers are integers or floats. docs/kernels-in-lua.md describes the
 -- subset.
 local types = require "gpuarray.jit.types"
 local translate = require "gpuarray.jit.translate"
 local builtins = require "gpuarray.jit.builtins"
+require "gpuarray.jit.stmt"
 require "gpuarray.jit.expr"
 
 local T = types.T
