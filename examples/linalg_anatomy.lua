@@ -3,6 +3,7 @@
 -- twice, with events on the stream (the device's time) and with the host
 -- clock around a synchronisation (what the caller waits), as the seed does.
 --   lua5.4 examples/linalg_anatomy.lua
+local internal = require("gpuarray.internal")
 local ga = require "gpuarray"
 
 -- uniform [0, 1): ga.random when present, else a hash of the index
@@ -30,7 +31,7 @@ stop:synchronize()
 local host_ms = (ga._core._now() - host0) * 1e3
 local gpu_ms = ga.get_elapsed_time(start, stop)
 
-local function shp(a) return ga._shape_str(a.shape) end
+local function shp(a) return internal.shape_str(a.shape) end
 print(("U %s, S %s, Vh %s (%s)"):format(shp(U), shp(S), shp(Vh), S.dtype))
 print(("largest singular value %.4f, smallest %.6f"):format(S:item(1), S:item(1000)))
 print(("GPU time (events):  %8.3f ms"):format(gpu_ms))

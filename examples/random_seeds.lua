@@ -2,11 +2,12 @@
 -- (cp.random.random(..., dtype=cp.float32)) and a Generator
 -- (cp.random.default_rng(123)).
 --   lua5.4 examples/random_seeds.lua
+local internal = require("gpuarray.internal")
 local ga = require "gpuarray"
 
 -- cp.random.random((1000, 1000), dtype=cp.float32)
 local a = ga.random.random({ 1000, 1000 }, "float32")
-print(a.dtype, ga._shape_str(a.shape), ("mean %.4f"):format(a:mean():item()))
+print(a.dtype, internal.shape_str(a.shape), ("mean %.4f"):format(a:mean():item()))
 
 -- rng = cp.random.default_rng(123); rng.standard_normal(10 ** 6)
 local rng = ga.random.default_rng(123)

@@ -73,5 +73,7 @@ require("gpuarray.linalg")(ga)
 require("gpuarray.random")(ga)
 require("gpuarray.fft")(ga)
 require("gpuarray.benchmark")(ga)
+require("gpuarray.jit")(ga)
+require("gpuarray.fuse")(ga)
 
 return ga

@@ -4,6 +4,7 @@
 -- with orthonormal U and V, solve's residual, inv . A = I, det and slogdet
 -- against a Lua LU, qr rebuilds A with orthonormal Q and upper R, cholesky
 -- L L^H = A, eigh A v = lambda v; batches; and each error.
+local internal = require("gpuarray.internal")
 local helper = require "helper"
 local R = require "ndref"
 local L = require "linalg.lref"
@@ -40,7 +41,7 @@ local function eye_like(n, dt) return ga.eye(n, dt) end
 local function upper_exact(x)   -- every element below the diagonal is exactly 0
   local s = x.shape
   local low = ga.tril(x, -1)
-  for _, v in ipairs(R.values(low)) do assert(L.abs(v) == 0, "not upper triangular " .. ga._shape_str(s)) end
+  for _, v in ipairs(R.values(low)) do assert(L.abs(v) == 0, "not upper triangular " .. internal.shape_str(s)) end
 end
 
 describe("linalg: decompositions", function()
@@ -60,7 +61,7 @@ describe("linalg: decompositions", function()
             local U, S, Vh = ga.linalg.svd(a, opts)
             local m, n = shape[#shape - 1], shape[#shape]
             local k = math.min(m, n)
-            local what = ("%s %s %s full=%s"):format(dt, method, ga._shape_str(shape), tostring(full))
+            local what = ("%s %s %s full=%s"):format(dt, method, internal.shape_str(shape), tostring(full))
             assert.are.equal(ga.linalg._REAL[dt], S.dtype, what)
             assert.are.equal(k, S.shape[#S.shape], what)
             assert.are.equal(full and m or k, U.shape[#U.shape], what)
@@ -175,7 +176,7 @@ describe("linalg: decompositions", function()
           local a = rand_gpu(shape, dt)
           local m, n = shape[#shape - 1], shape[#shape]
           local k = math.min(m, n)
-          local what = ("%s qr %s %s"):format(dt, ga._shape_str(shape), mode)
+          local what = ("%s qr %s %s"):format(dt, internal.shape_str(shape), mode)
           if mode == "r" then
             local Rm = ga.linalg.qr(a, "r")
             assert.are.same({ k, n }, { Rm.shape[#shape - 1], Rm.shape[#shape] }, what)
