@@ -91,5 +91,6 @@ require("gpuarray.linalg")(ga)
 require("gpuarray.random")(ga)
 require("gpuarray.fft")(ga)
 require("gpuarray.benchmark")(ga)
+require("gpuarray.graph")(ga)
 
 return ga

@@ -78,6 +78,7 @@ typedef struct {
   unsigned char live[GA_POOL_TEST_STREAMS];
   long waits;
   unsigned long epoch;     /* its own: real stream switches must not disturb the specs */
+  int capturing;           /* fake stream id + 1 being captured into a graph, 0: none */
 } hosttest;
 
 struct ga_pool {
@@ -117,7 +118,8 @@ void ga_pool_fence_free(ga_pool *p, fence *f);
 int ga_pool_fence_done(ga_pool *p, fence *f);
 void ga_pool_fence_sync(ga_pool *p, fence *f);
 /* An event on every stream that may have work (device current) plus the
-** fences of destroyed streams still running; NULL when that fails */
-fence *ga_pool_fence_now(ga_pool *p);
+** fences of destroyed streams still running; NULL when that fails, or with
+** *deferred set while a stream of the device is being captured */
+fence *ga_pool_fence_now(ga_pool *p, int *deferred);
 
 #endif
