@@ -498,6 +498,31 @@ ga_pool *ga_pool_new_host(void) {
   return p;
 }
 
+/* A capture on device ended: chunks parked during it get their fences now
+** (async ones their cudaFreeAsync), so that pools nobody allocates from
+** any more, orphans included, do not keep them */
+void ga_pool_capture_over(int device) {
+  int prev = ga_pool_push_device(device);
+  for (;;) {
+    ga_pool *dead = NULL;
+    pthread_mutex_lock(&list_mu);
+    for (ga_pool *p = pool_list; p && !dead; p = p->lnext) {
+      if (p->device != device) continue;
+      pthread_mutex_lock(&p->mu);
+      if (p->pending) pending_poll(p, 0);
+      if (p->orphan && p->used == 0 && !p->dying) {
+        p->dying = 1;
+        dead = p;
+      }
+      pthread_mutex_unlock(&p->mu);
+    }
+    pthread_mutex_unlock(&list_mu);
+    if (!dead) break;
+    pool_destroy(dead);
+  }
+  ga_pool_pop_device(device, prev);
+}
+
 void ga_pool_release_owner(ga_pool *p) {
   if (!p || !p->owned) return;
   pthread_mutex_lock(&p->mu);

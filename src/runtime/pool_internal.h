@@ -108,6 +108,9 @@ void ga_pool_pop_device(int device, int prev);
 int ga_pool_total_mem(int device, size_t *total);
 int ga_pool_sid(cudaStream_t s);   /* host test streams: the small integer */
 
+/* ---- pool.c: a capture on device ended (poolev.c calls it) */
+void ga_pool_capture_over(int device);
+
 /* ---- poolev.c: the live streams of each device (ga_pool_stream_created) */
 void ga_pool_registry_remove(int device, cudaStream_t s);
 

@@ -82,14 +82,16 @@ int ga_pool_capture_begin(int device, cudaStream_t s, int blocking) {
 }
 
 void ga_pool_capture_end(int device, cudaStream_t s) {
+  int over = 0;
   pthread_mutex_lock(&reg_mu);
   for (int i = 0; i < ncaps; i++)
     if (caps[i].s == s && caps[i].device == device) {
       caps[i] = caps[--ncaps];
-      atomic_fetch_sub(&capcount[device], 1);
+      over = atomic_fetch_sub(&capcount[device], 1) == 1;
       break;
     }
   pthread_mutex_unlock(&reg_mu);
+  if (over) ga_pool_capture_over(device);   /* fence what was parked meanwhile */
 }
 
 int ga_pool_capturing(int device) {
