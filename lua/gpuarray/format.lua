@@ -81,7 +81,9 @@ local function fetch(ga, x, summarise)
 end
 
 return function(ga)
+  local sync_guard = ga._core._sync_guard
   local function render(x)
+    sync_guard("tostring")   -- inside a graph capture: raise naming tostring (runtime/graph.c)
     local kind = ga.dtype(x.dtype).kind
     local shape = x.shape
     local ndim = #shape

@@ -75,5 +75,6 @@ require("gpuarray.fft")(ga)
 require("gpuarray.benchmark")(ga)
 require("gpuarray.jit")(ga)
 require("gpuarray.fuse")(ga)
+require("gpuarray.graph")(ga)
 
 return ga

@@ -585,6 +585,8 @@ static int l_get(lua_State *L) {
   if (!out && !lua_isnoneornil(L, 2) && opts != 2)
     ga_error(L, "get: expected a pinned array, got %s", luaL_typename(L, 2));
   ga_check_device(L, ctx, a, "get");
+  /* its event, recorded into a capture, could never be waited for */
+  ga_capture_refuse(L, ctx, "get", "pinned transfers cannot be captured");
   cudaStream_t s = opts ? ga_opt_stream(L, ctx, opts, "get") : ctx->stream;
   ga_device_enter(L, ctx);
   lua_settop(L, 3);
@@ -621,6 +623,7 @@ int ga_pinned_set(lua_State *L) {
   ga_array *x = ga_checkarray(L, 1);
   pinned *h = checkpinned(L, 2, "set");
   ga_check_device(L, ctx, x, "set");
+  ga_capture_refuse(L, ctx, "set", "pinned transfers cannot be captured");
   cudaStream_t s = ga_opt_stream(L, ctx, 3, "set");
   ga_device_enter(L, ctx);
   lua_settop(L, 3);

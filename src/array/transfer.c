@@ -9,18 +9,25 @@
 
 #include "array/array.h"
 
-void ga_to_host(lua_State *L, ga_state *ctx, void *dst, const void *src, size_t n) {
+/* fname names the call in the error a capture raises (runtime/graph.c) */
+static void to_host(lua_State *L, ga_state *ctx, void *dst, const void *src, size_t n, const char *fname) {
   if (n == 0) return;
   ga_device_enter(L, ctx);
+  ga_capture_guard(L, ctx, ctx->stream, fname);
   /* into pageable memory the copy returns when done, after the stream's
   ** earlier work: the synchronizing read the API promises */
   ga_cuda_check(L, cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, ctx->stream), "cudaMemcpyAsync");
   ga_cuda_check(L, cudaStreamSynchronize(ctx->stream), "cudaStreamSynchronize");
 }
 
+void ga_to_host(lua_State *L, ga_state *ctx, void *dst, const void *src, size_t n) {
+  to_host(L, ctx, dst, src, n, "copy to host");
+}
+
 void ga_to_device(lua_State *L, ga_state *ctx, void *dst, const void *src, size_t n) {
   if (n == 0) return;
   ga_device_enter(L, ctx);
+  ga_capture_refuse(L, ctx, "copy from host", "cannot copy from host memory (copy before the capture)");
   /* from pageable memory the call returns once the bytes are staged, so the
   ** source may be freed right after */
   ga_cuda_check(L, cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpyAsync");
@@ -354,13 +361,13 @@ static int l_asarray(lua_State *L) { return make_array(L, 1, "asarray"); }
 
 /* The array's elements in C order in a host buffer (a userdata pushed on
 ** the stack, so that nothing leaks if a later step raises) */
-static const char *host_copy(lua_State *L, ga_state *ctx, int idx) {
+static const char *host_copy(lua_State *L, ga_state *ctx, int idx, const char *fname) {
   ga_array *a = ga_checkarray(L, idx);
   size_t n = (size_t)(a->size * ga_dtypes[a->dtype].itemsize);
   ga_contiguous(L, ctx, idx, -1, 0);
   ga_array *c = ga_toarray(L, -1);
   char *buf = (char *)lua_newuserdatauv(L, n + 1, 0);
-  ga_to_host(L, ctx, buf, c->data, n);
+  to_host(L, ctx, buf, c->data, n, fname);
   lua_remove(L, -2);
   return buf;
 }
@@ -382,7 +389,7 @@ static void build_table(lua_State *L, const char *buf, int t, int nd, const int6
 
 static int l_totable(lua_State *L) {
   ga_array *a = ga_checkarray(L, 1);
-  const char *buf = host_copy(L, ga_ctx(L), 1);
+  const char *buf = host_copy(L, ga_ctx(L), 1, "totable");
   int64_t pos = 0;
   build_table(L, buf, a->dtype, a->ndim, a->shape, 0, &pos);
   return 1;
@@ -396,7 +403,7 @@ static int l_tobytes(lua_State *L) {
   ga_array *c = ga_toarray(L, -1);
   luaL_Buffer b;
   char *p = luaL_buffinitsize(L, &b, n);
-  ga_to_host(L, ctx, p, c->data, n);
+  to_host(L, ctx, p, c->data, n, "tobytes");
   luaL_pushresultsize(&b, n);
   return 1;
 }
@@ -430,7 +437,7 @@ static int l_item(lua_State *L) {
     }
   }
   ga_value v;
-  ga_to_host(L, ga_ctx(L), &v, a->data + off, (size_t)ga_dtypes[a->dtype].itemsize);
+  to_host(L, ga_ctx(L), &v, a->data + off, (size_t)ga_dtypes[a->dtype].itemsize, "item");
   if (a->dtype == GA_COMPLEX64) {   /* the contract: two numbers, re and im */
     lua_pushnumber(L, v.c64[0]);
     lua_pushnumber(L, v.c64[1]);

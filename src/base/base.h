@@ -25,6 +25,7 @@
 /* ===================================================================== */
 
 typedef struct ga_pool ga_pool;
+typedef struct ga_capture ga_capture;   /* runtime/graph.c */
 
 typedef struct ga_state {
   lua_State *main;        /* the main thread, for lua_gc */
@@ -35,6 +36,7 @@ typedef struct ga_state {
   size_t gc_debt;         /* device bytes allocated since the collector last stepped */
   int default_dtype;      /* ga.set_default_dtype */
   const void *array_mt;   /* the ndarray metatable (identity), set by ga_open_ndarray */
+  ga_capture *capture;    /* the stream capture this state began (graph.c), or NULL */
 } ga_state;
 
 /* The context of L; every C function of the module has it as upvalue 1,

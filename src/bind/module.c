@@ -17,7 +17,7 @@ static const ga_opener openers[] = {
   ga_open_dtype, ga_open_shape, ga_open_scalar, ga_open_ndarray, ga_open_create, ga_open_transfer,
   ga_open_index, ga_open_copy, ga_open_pinned,
   /* runtime and compile */
-  ga_open_cuda, ga_open_device, ga_open_stream, ga_open_pool, ga_open_compile,
+  ga_open_cuda, ga_open_device, ga_open_stream, ga_open_pool, ga_open_graph, ga_open_compile,
   /* engines */
   ga_open_elementwise, ga_open_ufunc, ga_open_operators, ga_open_reduction, ga_open_scan, ga_open_mask,
   ga_open_gather, ga_open_rawkernel, ga_open_params, ga_open_random,

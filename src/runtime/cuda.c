@@ -231,6 +231,7 @@ static int l_device_properties(lua_State *L) {
 static int l_synchronize(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   ga_device_enter(L, ctx);
+  ga_capture_guard_device(L, ctx, "synchronize");
   ga_cuda_check(L, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   return 0;
 }
@@ -258,6 +259,7 @@ static int l_gpu_time_ms(lua_State *L) {
   int n = (int)luaL_optinteger(L, 2, 20);
   if (n < 1 || n > 100000) ga_error(L, "_gpu_time_ms: bad repeat count");
   ga_device_enter(L, ctx);
+  ga_capture_guard(L, ctx, ctx->stream, "_gpu_time_ms");
   cudaEvent_t ev[2];
   ga_cuda_check(L, cudaEventCreate(&ev[0]), "cudaEventCreate");
   if (cudaEventCreate(&ev[1]) != cudaSuccess) {
@@ -307,6 +309,7 @@ static int l_l2_fetch_granularity(lua_State *L) {
 static int l_stream_sync(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   ga_device_enter(L, ctx);
+  ga_capture_guard(L, ctx, ctx->stream, "_stream_sync");
   ga_cuda_check(L, cudaStreamSynchronize(ctx->stream), "cudaStreamSynchronize");
   return 0;
 }

@@ -60,6 +60,23 @@ static unsigned long epoch_of(const ga_pool *p) {
 }
 
 int ga_pool_device(const ga_pool *p) { return p->device; }
+
+/* ---- stream capture (graph.c). While a stream of the pool's device is
+** being captured into a graph, a release that needs a fence cannot have
+** one (no event may be recorded into the capture, no sync may wait), so
+** the chunk is parked with the DEFER marker and fenced by the first poll
+** after the capture ended; cross-stream reuse skips capturing streams'
+** free lists (ordering after them would record an event there). */
+#define DEFER ((fence *)(intptr_t)1)
+
+int ga_pool_any_capturing(const ga_pool *p) {
+  return p->test ? p->test->capturing != 0 : ga_pool_capturing(p->device);
+}
+
+static int stream_capturing(const ga_pool *p, cudaStream_t s) {
+  if (p->test) return p->test->capturing && ga_pool_sid(s) + 1 == p->test->capturing;
+  return ga_pool_stream_capturing(p->device, s);
+}
 int ga_pool_is_async(const ga_pool *p) { return p->be->kind == BE_ASYNC; }
 
 /* ===================================================================== */
@@ -237,6 +254,23 @@ static void pending_remove(ga_pool *p, chunk *c) {
   p->npending--;
 }
 
+static int async_release(ga_pool *p, chunk *c, int fast);
+
+/* The fence of a chunk that may have been used on other streams: DEFER
+** during a capture, NULL when it is idle at once (no memory for a fence:
+** the device was waited for) */
+static fence *fence_or_defer(ga_pool *p) {
+  int deferred;
+  fence *f = ga_pool_fence_now(p, &deferred);
+  if (f || deferred) return f ? f : DEFER;
+  if (p->be->kind == BE_HOST) {
+    memcpy(p->test->completed, p->test->submitted, sizeof p->test->completed);
+  } else if (cudaDeviceSynchronize() != cudaSuccess) {
+    (void)cudaGetLastError();
+  }
+  return NULL;
+}
+
 /* A chunk nobody may still use, free for every stream */
 static void make_idle(ga_pool *p, chunk *c) {
   arena *a = arena_get(p, IDLE);
@@ -252,6 +286,19 @@ static void make_idle(ga_pool *p, chunk *c) {
 void ga_pool_pending_poll(ga_pool *p, int wait) {
   for (chunk *c = p->pending, *cn; c; c = cn) {
     cn = c->fnext;
+    if (c->fence == DEFER) {   /* released during a capture: fence it once that ended */
+      if (ga_pool_any_capturing(p)) break;
+      if (p->be->kind == BE_ASYNC) {
+        c->fence = NULL;
+        pending_remove(p, c);
+        if (!async_release(p, c, 0)) {
+          pending_push(p, c, DEFER);
+          break;
+        }
+        continue;
+      }
+      if ((c->fence = fence_or_defer(p)) == DEFER) break;
+    }
     if (c->fence) {   /* none: parked for want of memory after a sync */
       if (wait) ga_pool_fence_sync(p, c->fence);
       else if (!ga_pool_fence_done(p, c->fence)) break;
@@ -265,9 +312,11 @@ void ga_pool_pending_poll(ga_pool *p, int wait) {
 ** lists, or NULL. s's own chunks first (reusable at once: stream order), then
 ** idle ones, then the best fit among other streams' chunks, after ordering s
 ** behind them. */
-static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
+static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s, int graph) {
   if (p->pending) ga_pool_pending_poll(p, 0);
-  arena *own = arena_find(p, s), *from = NULL;
+  /* a graph's memory may be used on any stream it is launched on: only idle
+  ** chunks (or a new segment) are safe for every one of them */
+  arena *own = graph ? NULL : arena_find(p, s), *from = NULL;
   chunk *c = own && own->nfree ? arena_best(own, size) : NULL;
   if (c) {
     ga_pool_bin_remove(p, c);
@@ -281,11 +330,14 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s) {
     split(p, c, size, idle);
     return c;
   }
+  if (graph) return NULL;
+  int capt = ga_pool_any_capturing(p);
   p->gen++;
   for (;;) {
     c = NULL;
     for (arena *a = p->arenas; a; a = a->next) {
       if (a == own || a == idle || !a->nfree || a->skip == p->gen) continue;
+      if (capt && stream_capturing(p, a->stream)) continue;
       chunk *x = arena_best(a, size);
       if (x && (!c || x->b.size < c->b.size)) {
         c = x;
@@ -446,6 +498,31 @@ ga_pool *ga_pool_new_host(void) {
   return p;
 }
 
+/* A capture on device ended: chunks parked during it get their fences now
+** (async ones their cudaFreeAsync), so that pools nobody allocates from
+** any more, orphans included, do not keep them */
+void ga_pool_capture_over(int device) {
+  int prev = ga_pool_push_device(device);
+  for (;;) {
+    ga_pool *dead = NULL;
+    pthread_mutex_lock(&list_mu);
+    for (ga_pool *p = pool_list; p && !dead; p = p->lnext) {
+      if (p->device != device) continue;
+      pthread_mutex_lock(&p->mu);
+      if (p->pending) ga_pool_pending_poll(p, 0);
+      if (p->orphan && p->used == 0 && !p->dying) {
+        p->dying = 1;
+        dead = p;
+      }
+      pthread_mutex_unlock(&p->mu);
+    }
+    pthread_mutex_unlock(&list_mu);
+    if (!dead) break;
+    pool_destroy(dead);
+  }
+  ga_pool_pop_device(device, prev);
+}
+
 void ga_pool_release_owner(ga_pool *p) {
   if (!p || !p->owned) return;
   pthread_mutex_lock(&p->mu);
@@ -471,11 +548,12 @@ static chunk *new_block(ga_pool *p, void *ptr, size_t size) {
 }
 
 /* For device pools the caller has made p's device current (ga_alloc does) */
-ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
+static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph) {
   size_t size = round_size(nbytes);
   if (!size) return NULL;
   pthread_mutex_lock(&p->mu);
-  chunk *c = p->be->kind == BE_ASYNC ? NULL : take_cached(p, size, s);
+  if (p->be->kind == BE_ASYNC && p->pending) ga_pool_pending_poll(p, 0);
+  chunk *c = p->be->kind == BE_ASYNC ? NULL : take_cached(p, size, s, graph);
   if (c) {
     p->used += c->b.size;
     pthread_mutex_unlock(&p->mu);
@@ -522,41 +600,43 @@ handout:
   return &c->b;
 }
 
+ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
+  return try_alloc(p, nbytes, s, 0);
+}
+
+ga_block *ga_pool_try_alloc_graph(ga_pool *p, size_t nbytes, cudaStream_t s) {
+  return p->be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 1);
+}
+
 /* ---- release */
 
 /* A chunk that may have been used on other streams: fence it (pool mutex
 ** held, device current) */
 static void release_fenced(ga_pool *p, chunk *c) {
-  fence *f = ga_pool_fence_now(p);
-  if (f) {
-    pending_push(p, c, f);
-    return;
-  }
-  /* no memory for a fence: wait for the device, then it is idle */
-  if (p->be->kind == BE_HOST) {
-    memcpy(p->test->completed, p->test->submitted, sizeof p->test->completed);
-  } else if (cudaDeviceSynchronize() != cudaSuccess) {
-    (void)cudaGetLastError();
-  }
-  make_idle(p, c);
+  fence *f = fence_or_defer(p);
+  if (f) pending_push(p, c, f);
+  else make_idle(p, c);   /* no memory for a fence: the device was waited for */
 }
 
 /* Async pools: cudaFreeAsync on the stream it was allocated on, or, when it
 ** may have been used elsewhere, on the pool's own stream after waiting for
 ** every live stream */
-static void async_release(ga_pool *p, chunk *c, int fast) {
+static int async_release(ga_pool *p, chunk *c, int fast) {
   cudaStream_t s = c->b.stream;
   if (!fast) {
     fence *f = NULL;
+    int deferred = 0;
     if (!p->free_stream &&
         cudaStreamCreateWithFlags(&p->free_stream, cudaStreamNonBlocking) != cudaSuccess) {
       p->free_stream = NULL;
       (void)cudaGetLastError();
     }
-    if (p->free_stream && (f = ga_pool_fence_now(p)) != NULL) {
+    if (p->free_stream && (f = ga_pool_fence_now(p, &deferred)) != NULL) {
       for (int i = 0; i < f->n; i++) p->be->wait(p, p->free_stream, f->ev[i]->h);
       ga_pool_fence_free(p, f);
       s = p->free_stream;
+    } else if (deferred) {
+      return 0;   /* a capture began meanwhile: the caller parks it */
     } else {
       if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
       s = NULL;
@@ -565,6 +645,7 @@ static void async_release(ga_pool *p, chunk *c, int fast) {
   if (cudaFreeAsync(c->b.ptr, s) != cudaSuccess) (void)cudaGetLastError();
   p->used -= c->b.size;
   free(c);
+  return 1;
 }
 
 /* The epoch is read under the mutex: a stream being destroyed moves it
@@ -577,7 +658,8 @@ static void chunk_release(ga_pool *p, chunk *c) {
   int dev = p->be->kind == BE_ASYNC || (!fast && p->be->kind != BE_HOST);
   int prev = dev ? ga_pool_push_device(p->device) : -1;
   if (p->be->kind == BE_ASYNC) {
-    async_release(p, c, fast);
+    /* during a capture even the fast path's cudaFreeAsync could land in it */
+    if (ga_pool_any_capturing(p) || !async_release(p, c, fast)) pending_push(p, c, DEFER);
   } else {
     arena *a = fast ? arena_get(p, c->b.stream) : NULL;
     if (fast && !a) {   /* no host memory for a free list: keep it counted as in use */

@@ -31,7 +31,7 @@ void ga_pool_get_stats(ga_pool *p, ga_pool_stats *st) {
       (void)cudaGetLastError();
   }
   pthread_mutex_lock(&p->mu);
-  if (p->pending) ga_pool_pending_poll(p, 0);
+  if (p->pending && p->be->kind != BE_ASYNC) ga_pool_pending_poll(p, 0);   /* async: needs the device */
   ga_pool_resolve_limit(p);
   st->used_bytes = p->used;
   st->total_bytes = p->be->kind == BE_ASYNC ? (reserved > p->used ? reserved : p->used) : p->total;
@@ -51,6 +51,9 @@ void ga_pool_set_limit(ga_pool *p, size_t limit) {
 static void async_free_all(ga_pool *p) {
   int prev = ga_pool_push_device(p->device);
   if (prev < 0) return;
+  pthread_mutex_lock(&p->mu);
+  if (p->pending) ga_pool_pending_poll(p, 0);   /* chunks released during a capture */
+  pthread_mutex_unlock(&p->mu);
   cudaMemPool_t mp = async_mempool(p->device);
   if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
   if (mp && cudaMemPoolTrimTo(mp, 0) != cudaSuccess) (void)cudaGetLastError();
@@ -61,6 +64,7 @@ static void async_free_all(ga_pool *p) {
 ** different streams' lists: cudaFree waits for the whole device, so that is
 ** safe here (and only here). Pending chunks are waited for first. */
 void ga_pool_free_all(ga_pool *p) {
+  if (ga_pool_any_capturing(p)) return;   /* cudaFree and the waits below would break the capture */
   if (p->be->kind == BE_ASYNC) {
     async_free_all(p);
     return;
@@ -142,6 +146,13 @@ void ga_pool_test_retire(ga_pool *p, int sid) {
   p->test->epoch++;
   p->test->live[sid] = 0;
   ga_pool_retire_in(p, (cudaStream_t)(intptr_t)sid);
+  pthread_mutex_unlock(&p->mu);
+}
+
+void ga_pool_test_capture(ga_pool *p, int sid) {
+  if (!p->test) return;
+  pthread_mutex_lock(&p->mu);
+  p->test->capturing = test_sid(sid) ? sid + 1 : 0;
   pthread_mutex_unlock(&p->mu);
 }
 

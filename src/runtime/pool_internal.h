@@ -78,6 +78,7 @@ typedef struct {
   unsigned char live[GA_POOL_TEST_STREAMS];
   long waits;
   unsigned long epoch;     /* its own: real stream switches must not disturb the specs */
+  int capturing;           /* fake stream id + 1 being captured into a graph, 0: none */
 } hosttest;
 
 struct ga_pool {
@@ -107,6 +108,9 @@ void ga_pool_pop_device(int device, int prev);
 int ga_pool_total_mem(int device, size_t *total);
 int ga_pool_sid(cudaStream_t s);   /* host test streams: the small integer */
 
+/* ---- pool.c: a capture on device ended (poolev.c calls it) */
+void ga_pool_capture_over(int device);
+
 /* ---- poolev.c: the live streams of each device (ga_pool_stream_created) */
 void ga_pool_registry_remove(int device, cudaStream_t s);
 
@@ -117,13 +121,16 @@ void ga_pool_fence_free(ga_pool *p, fence *f);
 int ga_pool_fence_done(ga_pool *p, fence *f);
 void ga_pool_fence_sync(ga_pool *p, fence *f);
 /* An event on every stream that may have work (device current) plus the
-** fences of destroyed streams still running; NULL when that fails */
-fence *ga_pool_fence_now(ga_pool *p);
+** fences of destroyed streams still running; NULL when that fails, or with
+** *deferred set while a stream of the device is being captured */
+fence *ga_pool_fence_now(ga_pool *p, int *deferred);
 
 /* pool.c's pieces that pool_admin.c uses (p->mu held) */
 void ga_pool_pending_poll(ga_pool *p, int wait);
 void ga_pool_resolve_limit(ga_pool *p);
 void ga_pool_bin_remove(ga_pool *p, chunk *c);
 void ga_pool_retire_in(ga_pool *p, cudaStream_t s);
+/* A capture is active on one of the pool's device's streams (fake ones for the host pool) */
+int ga_pool_any_capturing(const ga_pool *p);
 
 #endif

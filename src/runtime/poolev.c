@@ -53,6 +53,67 @@ static int live_streams(int device, cudaStream_t *out, int max) {
   return n;
 }
 
+/* ---- streams being captured into graphs (graph.c). While a device has a
+** capture, the pool records no event on it (fence_now defers instead): an
+** event recorded into a capturing stream becomes a graph node that can be
+** neither queried nor waited for, and a blocking stream's capture also
+** forbids any use of the legacy stream. The count is read without the lock
+** on hot paths; fence_now reads it under the lock, so no event is recorded
+** on a stream after its capture began. */
+
+#define MAX_CAPS 64
+static struct { int device; cudaStream_t s; int blocking; } caps[MAX_CAPS];
+static int ncaps;
+static atomic_int capcount[MAX_DEVICES];
+
+int ga_pool_capture_begin(int device, cudaStream_t s, int blocking) {
+  if (device < 0 || device >= MAX_DEVICES) return 0;
+  pthread_mutex_lock(&reg_mu);
+  int ok = ncaps < MAX_CAPS;
+  if (ok) {
+    caps[ncaps].device = device;
+    caps[ncaps].s = s;
+    caps[ncaps].blocking = blocking;
+    ncaps++;
+    atomic_fetch_add(&capcount[device], 1);
+  }
+  pthread_mutex_unlock(&reg_mu);
+  return ok;
+}
+
+void ga_pool_capture_end(int device, cudaStream_t s) {
+  int over = 0;
+  pthread_mutex_lock(&reg_mu);
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].s == s && caps[i].device == device) {
+      caps[i] = caps[--ncaps];
+      over = atomic_fetch_sub(&capcount[device], 1) == 1;
+      break;
+    }
+  pthread_mutex_unlock(&reg_mu);
+  if (over) ga_pool_capture_over(device);   /* fence what was parked meanwhile */
+}
+
+int ga_pool_capturing(int device) {
+  return device >= 0 && device < MAX_DEVICES && atomic_load(&capcount[device]) > 0;
+}
+
+/* s is being captured, or is the legacy stream while a blocking stream of
+** the device is (then the legacy stream may not be used at all) */
+static int stream_capturing_locked(int device, cudaStream_t s) {
+  for (int i = 0; i < ncaps; i++)
+    if (caps[i].device == device && (caps[i].s == s || (!s && caps[i].blocking))) return 1;
+  return 0;
+}
+
+int ga_pool_stream_capturing(int device, cudaStream_t s) {
+  if (!ga_pool_capturing(device)) return 0;
+  pthread_mutex_lock(&reg_mu);
+  int r = stream_capturing_locked(device, s);
+  pthread_mutex_unlock(&reg_mu);
+  return r;
+}
+
 void ga_pool_registry_remove(int device, cudaStream_t s) {
   pthread_mutex_lock(&reg_mu);
   for (int i = 0; i < nreg; i++)
@@ -283,13 +344,28 @@ static int pool_streams(ga_pool *p, cudaStream_t *out, int max) {
 
 /* An event on every stream that may have work, plus the fences of destroyed
 ** streams still running. NULL when host memory or CUDA fails: the caller
-** then synchronises instead. For device pools, the device is current. */
-fence *ga_pool_fence_now(ga_pool *p) {
+** then synchronises instead; NULL with *deferred set while a stream of the
+** device is being captured (no event may go there, and no sync either): the
+** caller parks the chunk until the capture ends. For device pools, the
+** device is current. */
+fence *ga_pool_fence_now(ga_pool *p, int *deferred) {
+  *deferred = 0;
+  int host = p->be->kind == BE_HOST;
+  if (host && p->test->capturing) {
+    *deferred = 1;
+    return NULL;
+  }
+  if (!host) {
+    pthread_mutex_lock(&reg_mu);   /* no stream is destroyed or captured while we record on it */
+    if (atomic_load(&capcount[p->device]) > 0) {
+      pthread_mutex_unlock(&reg_mu);
+      *deferred = 1;
+      return NULL;
+    }
+  }
   retired_poll(p);
   int nret = 0;
   for (gev *g = p->retired; g; g = g->next) nret++;
-  int host = p->be->kind == BE_HOST;
-  if (!host) pthread_mutex_lock(&reg_mu);   /* no stream is destroyed while we record on it */
   cudaStream_t small[16], *streams = small;
   int n = pool_streams(p, small, 16);
   if (n > 16) {

@@ -56,16 +56,18 @@ static void gc_step(lua_State *L, size_t bytes) {
 }
 
 /* The pool's allocation with CuPy's recovery: empty the cache, run a full
-** collection (finalizers release blocks), empty the cache again, retry */
+** collection (finalizers release blocks), empty the cache again, retry.
+** graph: memory for the graph being captured (ga_pool_try_alloc_graph). */
 static ga_block *alloc_recover(lua_State *L, ga_state *ctx, ga_pool *p, size_t nbytes,
-                               cudaStream_t s) {
-  ga_block *b = ga_pool_try_alloc(p, nbytes, s);
+                               cudaStream_t s, int graph) {
+  ga_block *(*try)(ga_pool *, size_t, cudaStream_t) = graph ? ga_pool_try_alloc_graph : ga_pool_try_alloc;
+  ga_block *b = try(p, nbytes, s);
   if (b) return b;
   if (nbytes <= SIZE_MAX - 512) {
     ga_pool_free_all(p);
     lua_gc(ctx->main, LUA_GCCOLLECT);
     ga_pool_free_all(p);
-    b = ga_pool_try_alloc(p, nbytes, s);
+    b = try(p, nbytes, s);
     if (b) return b;
   }
   ga_pool_stats st;
@@ -102,7 +104,14 @@ ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
     ctx->gc_debt = 0;
     gc_step(ctx->main, debt);
   }
-  return alloc_recover(L, ctx, p, nbytes, ctx->stream);
+  if (ctx->capture) {
+    /* inside a capture: memory the graph owns (graph.c), from a device pool
+    ** even under MemoryAsyncPool, whose frees would land in the capture */
+    if (ga_pool_is_async(p) && !(p = ga_pool_default(ctx->device)))
+      ga_error(L, "no memory pool for device %d", ctx->device);
+    return ga_capture_keep(L, ctx, alloc_recover(L, ctx, p, nbytes, ctx->stream, 1));
+  }
+  return alloc_recover(L, ctx, p, nbytes, ctx->stream, 0);
 }
 
 /* ===================================================================== */
@@ -266,8 +275,9 @@ static int l_host_alloc(lua_State *L) {
   lpool *u = checkhost(L, "_alloc");
   size_t n = (size_t)checkint(L, 2, "_alloc", "nbytes");
   int sid = checksid(L, 3, "_alloc");
+  int graph = lua_toboolean(L, 4);   /* as for a graph being captured */
   lua_getiuservalue(L, 1, 1);
-  ga_block *b = alloc_recover(L, ga_ctx(L), u->p, n, (cudaStream_t)(intptr_t)sid);
+  ga_block *b = alloc_recover(L, ga_ctx(L), u->p, n, (cudaStream_t)(intptr_t)sid, graph);
   lua_pushboolean(L, 1);
   lua_rawseti(L, -2, (lua_Integer)(intptr_t)b);
   lua_pushinteger(L, (lua_Integer)(intptr_t)b);
@@ -320,6 +330,13 @@ static int l_host_retire(lua_State *L) {
 
 static int l_host_bump(lua_State *L) {
   ga_pool_test_bump(checkhost(L, "_bump")->p);
+  return 0;
+}
+
+/* _capture(sid): fake stream sid is being captured; _capture(): none */
+static int l_host_capture(lua_State *L) {
+  int sid = lua_isnoneornil(L, 2) ? -1 : checksid(L, 2, "_capture");
+  ga_pool_test_capture(checkhost(L, "_capture")->p, sid);
   return 0;
 }
 
@@ -436,6 +453,7 @@ static const luaL_Reg pool_methods[] = {
   {"_live", l_host_live},
   {"_retire", l_host_retire},
   {"_bump", l_host_bump},
+  {"_capture", l_host_capture},
   {"_pending", l_host_pending},
   {"_waits", l_host_waits},
   {NULL, NULL}

@@ -67,6 +67,10 @@ void ga_pool_free_all(ga_pool *p);
 void ga_pool_set_limit(ga_pool *p, size_t limit);   /* 0: no limit */
 /* Plain allocation without the Lua side (NULL on failure) */
 ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s);
+/* The same for memory a CUDA graph will own: only chunks free for every
+** stream (or a new segment), since its replays may run on any stream.
+** NULL for an async pool (graph.c allocates from a device pool). */
+ga_block *ga_pool_try_alloc_graph(ga_pool *p, size_t nbytes, cudaStream_t s);
 
 
 static inline dim3 dim3_make(unsigned x, unsigned y, unsigned z) {
@@ -137,6 +141,35 @@ void ga_stream_switch_device(lua_State *L, ga_state *ctx, int device);
 void ga_open_stream(lua_State *L);
 
 /* ===================================================================== */
+/* graph.c: stream capture and ga.Graph                                  */
+/* ===================================================================== */
+
+#define GA_GRAPH_MT "gpuarray.Graph"
+
+/* ga_alloc inside a capture (ctx->capture): the graph being captured keeps
+** a reference to b until it is destroyed. Returns b; without host memory
+** releases b and raises. */
+ga_block *ga_capture_keep(lua_State *L, ga_state *ctx, ga_block *b);
+/* Call before anything that waits for stream s (NULL: the legacy stream),
+** with the device current: inside a capture it ends the capture (the
+** stream works again) and raises "<fname>: cannot synchronize while stream
+** capture is active". Costs a cudaStreamIsCapturing outside captures. */
+void ga_capture_guard(lua_State *L, ga_state *ctx, cudaStream_t s, const char *fname);
+/* The same before a wait for the whole device */
+void ga_capture_guard_device(lua_State *L, ga_state *ctx, const char *fname);
+/* Inside a capture, raise "<fname>: <what> while stream capture is active"
+** (calls that cannot be captured: a copy from pageable host memory, which a
+** replay would read after it was freed; pinned transfers) */
+void ga_capture_refuse(lua_State *L, ga_state *ctx, const char *fname, const char *what);
+/* stream.c: s is being destroyed; a capture of it is abandoned */
+void ga_capture_stream_gone(lua_State *L, ga_state *ctx, cudaStream_t s);
+/* Stream methods begin_capture, end_capture, is_capturing */
+int ga_l_begin_capture(lua_State *L);
+int ga_l_end_capture(lua_State *L);
+int ga_l_is_capturing(lua_State *L);
+void ga_open_graph(lua_State *L);
+
+/* ===================================================================== */
 /* device.c: ga.Device                                                   */
 /* ===================================================================== */
 
@@ -178,6 +211,16 @@ void ga_pool_streams_changed(void);
 void ga_pool_stream_created(int device, cudaStream_t s);
 void ga_pool_stream_destroyed(int device, cudaStream_t s);
 
+/* ---- stream capture (graph.c calls these; poolev.c keeps the list) -----
+** While a stream of a device is being captured, the pools of that device
+** record no event and wait for nothing: releases that need a fence are
+** parked until the capture ends, and no chunk is reused across a capturing
+** stream. begin returns 0 when the list is full. */
+int ga_pool_capture_begin(int device, cudaStream_t s, int blocking);
+void ga_pool_capture_end(int device, cudaStream_t s);
+int ga_pool_capturing(int device);                        /* cheap: an atomic */
+int ga_pool_stream_capturing(int device, cudaStream_t s); /* NULL: legacy, blocked by a blocking capture */
+
 /* ---- pools that Lua objects own --------------------------------------- */
 ga_pool *ga_pool_new_device(int device);    /* ga.MemoryPool(), one per device */
 ga_pool *ga_pool_new_async(int device);     /* ga.MemoryAsyncPool() */
@@ -194,6 +237,7 @@ void ga_pool_test_finish(ga_pool *p, int sid, long upto);
 void ga_pool_test_live(ga_pool *p, int sid, int live);
 void ga_pool_test_retire(ga_pool *p, int sid);   /* stream sid destroyed */
 void ga_pool_test_bump(ga_pool *p);              /* a stream switch, for this pool only */
+void ga_pool_test_capture(ga_pool *p, int sid);  /* sid is being captured (< 0: none) */
 /* chunks waiting for events; cross-stream waits issued so far */
 void ga_pool_test_counts(ga_pool *p, size_t *pending, long *waits);
 

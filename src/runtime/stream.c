@@ -116,6 +116,7 @@ static void stream_destroy(lua_State *L, ga_stream *st) {
   if (!st->owned || !st->obj.alive) return;
   if (L) {
     ga_state *ctx = ga_state_get(L);
+    ga_capture_stream_gone(L, ctx, st->s);   /* graph.c: a capture of it is abandoned */
     if (ctx->stream == st->s) set_current(L, ctx, 0);
   }
   st->obj.alive = 0;
@@ -215,6 +216,7 @@ static int l_stream_synchronize(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   cudaStream_t s = ga_checkstream(L, ctx, 1, "Stream.synchronize");
   ga_device_enter(L, ctx);
+  ga_capture_guard(L, ctx, s, "Stream.synchronize");
   ga_cuda_check(L, cudaStreamSynchronize(s), "Stream.synchronize: cudaStreamSynchronize");
   return 0;
 }
@@ -235,6 +237,7 @@ static int l_stream_query(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   cudaStream_t s = ga_checkstream(L, ctx, 1, "Stream.query");
   ga_device_enter(L, ctx);
+  ga_capture_guard(L, ctx, s, "Stream.query");
   return push_query(L, cudaStreamQuery(s), "Stream.query: cudaStreamQuery");
 }
 
@@ -369,6 +372,7 @@ static int l_event_record(lua_State *L) {
 static int l_event_synchronize(lua_State *L) {
   ga_event *ev = checkevent(L, 1, "Event.synchronize");
   ga_device_enter(L, ga_ctx(L));
+  ga_capture_guard(L, ga_ctx(L), ga_ctx(L)->stream, "Event.synchronize");   /* recorded in it? */
   ga_cuda_check(L, cudaEventSynchronize(ev->e), "Event.synchronize: cudaEventSynchronize");
   return 0;
 }
@@ -378,6 +382,7 @@ static int l_event_synchronize(lua_State *L) {
 static int l_event_query(lua_State *L) {
   ga_event *ev = checkevent(L, 1, "Event.query");
   ga_device_enter(L, ga_ctx(L));
+  ga_capture_guard(L, ga_ctx(L), ga_ctx(L)->stream, "Event.query");
   return push_query(L, cudaEventQuery(ev->e), "Event.query: cudaEventQuery");
 }
 
@@ -397,6 +402,7 @@ static int l_get_elapsed_time(lua_State *L) {
     ga_error(L, "%s: an event was created with timing = false", f);
   if (!a->recorded || !b->recorded) ga_error(L, "%s: an event was never recorded", f);
   ga_device_enter(L, ga_ctx(L));
+  ga_capture_guard(L, ga_ctx(L), ga_ctx(L)->stream, "get_elapsed_time");
   ga_cuda_check(L, cudaEventSynchronize(a->e), "get_elapsed_time: cudaEventSynchronize");
   ga_cuda_check(L, cudaEventSynchronize(b->e), "get_elapsed_time: cudaEventSynchronize");
   float ms = 0;
@@ -447,6 +453,9 @@ static const luaL_Reg stream_methods[] = {
   {"record", l_stream_record},
   {"wait_event", l_stream_wait_event},
   {"destroy", l_stream_destroy},
+  {"begin_capture", ga_l_begin_capture},   /* graph.c */
+  {"end_capture", ga_l_end_capture},
+  {"is_capturing", ga_l_is_capturing},
   {NULL, NULL}
 };
 
