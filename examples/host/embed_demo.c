@@ -70,15 +70,17 @@ int main(int argc, char **argv) {
   }
   /* results: sum (0-d float32), stream pointer, a view */
   ga_desc sum = ga_check(L, -3);
-  EXPECT(sum.dtype == GA_DT_FLOAT32 && sum.ndim == 0, "sum: dtype %d ndim %d", sum.dtype, sum.ndim);
+  EXPECT((sum.dtype == GA_DT_FLOAT32 || sum.dtype == GA_DT_FLOAT64) && sum.ndim == 0, "sum: dtype %d ndim %d",
+         sum.dtype, sum.ndim);
   EXPECT(sum.stream == s, "ga_check: the state's stream is not the host's");
   EXPECT((cudaStream_t)(uintptr_t)lua_tointeger(L, -2) == s, "the script ran on another stream");
   int view_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_pop(L, 1);
-  float total = 0;
-  CUDA_OK(cudaMemcpyAsync(&total, sum.data, sizeof total, cudaMemcpyDeviceToHost, s));
+  union { float f; double d; } got;
+  CUDA_OK(cudaMemcpyAsync(&got, sum.data, (size_t)sum.itemsize, cudaMemcpyDeviceToHost, s));
   CUDA_OK(cudaMemcpyAsync(back, d, sizeof(float) * (size_t)n, cudaMemcpyDeviceToHost, s));
   CUDA_OK(cudaStreamSynchronize(s));
+  double total = sum.dtype == GA_DT_FLOAT32 ? got.f : got.d;
   lua_pop(L, 1);
 
   /* every element, against the same arithmetic in C */
