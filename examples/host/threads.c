@@ -38,6 +38,7 @@ static const char *script =
 
 typedef struct {
   int tid, iters;
+  int progress;             /* print every 100 iterations (THREADS_PROGRESS=1, thread 0) */
   int failures;
   char first_error[256];
 } job;
@@ -82,6 +83,10 @@ static void *worker(void *arg) {
     if (sum != want && !(sum - want < 1e-9 * want && want - sum < 1e-9 * want))
       fail(j, "sum %.17g, expected %.17g", sum, want);
     if (c != cwant) fail(j, "count %g, expected %g", (double)c, (double)cwant);
+    if (j->progress && (i + 1) % 100 == 0) {
+      printf("thread %d: %d iterations\n", j->tid, i + 1);
+      fflush(stdout);
+    }
   }
   lua_close(L);                        /* every array of the state is released here */
   cudaStreamSynchronize(s);
@@ -116,6 +121,7 @@ int main(int argc, char **argv) {
     memset(&jobs[t], 0, sizeof jobs[t]);
     jobs[t].tid = t;
     jobs[t].iters = iters;
+    jobs[t].progress = t == 0 && getenv("THREADS_PROGRESS") != NULL;
     if (pthread_create(&th[t], NULL, worker, &jobs[t]) != 0) {
       fprintf(stderr, "pthread_create failed\n");
       return 1;
