@@ -173,7 +173,11 @@ describe("DLPack", function()
       collectgarbage()
       collectgarbage()
       assert.equal(n0, core._dlpack_deleted())     -- a view still uses it
-      v:free()
+      v:free()                                     -- v's reference goes, but v keeps y (its base)
+      assert.equal(n0, core._dlpack_deleted())
+      v = nil -- luacheck: ignore
+      collectgarbage()
+      collectgarbage()
       assert.equal(n0 + 1, core._dlpack_deleted())
       collectgarbage()
       assert.equal(n0 + 1, core._dlpack_deleted())
