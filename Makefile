@@ -21,7 +21,7 @@ CFLAGS  ?= -O2 -g
 WERROR  ?= -Werror
 WARN     = -Wall -Wextra $(WERROR) -Wno-unused-parameter
 ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
-             -I$(LUA_INCDIR) -I$(CUDA_INCDIR) -Isrc -Ibuild
+             -I$(LUA_INCDIR) -I$(CUDA_INCDIR) -Isrc -Ibuild -Iinclude
 # the toolkit libraries the module links (never libcuda: it loads without a driver)
 CUDA_LIBS  = -lcudart -lnvrtc -lcublas -lcusolver -lcufft
 ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
@@ -30,8 +30,8 @@ ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
 BUILD   = build
 SO      = $(BUILD)/gpuarray/core.so
 SRCS    = $(sort $(wildcard src/*/*.c))
-OBJS    = $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels_embed.o
-HDRS    = $(wildcard src/*/*.h)
+OBJS    = $(SRCS:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels_embed.o $(BUILD)/obj/lua_embed.o
+HDRS    = $(wildcard src/*/*.h) include/gpuarray.h
 KERNELS = $(sort $(wildcard kernels/*/*.cuh))
 # every Lua file under lua/gpuarray/ (submodules in folders included)
 LUA_FILES = $(patsubst lua/%,%,$(shell find lua/gpuarray -name '*.lua' | sort))
@@ -54,6 +54,17 @@ $(BUILD)/kernels_embed.c: $(KERNELS) tools/embed.lua
 	$(LUA) tools/embed.lua $@ $(KERNELS)
 
 $(BUILD)/obj/kernels_embed.o: $(BUILD)/kernels_embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# lua/gpuarray/**.lua become C strings too: luaopen_gpuarray (include/gpuarray.h)
+# preloads them, so a host program needs no Lua files on disk
+LUA_SRCS = $(sort $(shell find lua -name '*.lua'))
+$(BUILD)/lua_embed.c: $(LUA_SRCS) tools/embed-lua.lua
+	@mkdir -p $(dir $@)
+	$(LUA) tools/embed-lua.lua $@ $(LUA_SRCS)
+
+$(BUILD)/obj/lua_embed.o: $(BUILD)/lua_embed.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -103,3 +114,32 @@ deps-test:
 	@sh tools/deps test
 deps-lint:
 	@sh tools/deps lint
+
+# ---------------------------------------------------------------------------
+# Embedding (issue 14): the C API header and a pkg-config file go with
+# `make install`; `make examples` installs into build/stage and builds
+# examples/host against that installed tree alone (as a host would).
+# Hosts link the module itself (one copy per process: a Lua script's
+# require "gpuarray" in the same process finds the same pools and caches).
+INCDIR    ?= $(PREFIX)/include
+PCDIR     ?= $(PREFIX)/lib/pkgconfig
+CUDA_INCDIR = $(CUDA_HOME)/include
+STAGE      = $(abspath $(BUILD))/stage
+
+.PHONY: install-embed examples
+
+install: install-embed
+
+install-embed: $(SO)
+	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(PCDIR)
+	install -m 644 include/gpuarray.h $(DESTDIR)$(INCDIR)/gpuarray.h
+	sed -e 's|@INCDIR@|$(INCDIR)|g' -e 's|@MODULE@|$(LIBDIR)/gpuarray/core.so|g' \
+	    -e 's|@LUA_INCDIR@|$(LUA_INCDIR)|g' -e 's|@CUDA_INCDIR@|$(CUDA_INCDIR)|g' \
+	    -e 's|@CUDA_LIBDIR@|$(CUDA_LIBDIR)|g' -e 's|@VERSION@|$(shell sed -n 's/^#define GPUARRAY_VERSION "\(.*\)"/\1/p' include/gpuarray.h)|' \
+	    tools/gpuarray.pc.in > $(DESTDIR)$(PCDIR)/gpuarray.pc
+	chmod 644 $(DESTDIR)$(PCDIR)/gpuarray.pc
+
+examples: deps-build $(SO)
+	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR= >/dev/null
+	@$(MAKE) --no-print-directory -C examples/host OUT=$(abspath $(BUILD))/examples \
+	  PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}

@@ -5,6 +5,6 @@
 #ifndef GA_BIND_H
 #define GA_BIND_H
 
-#include "libs/libs.h"
+#include "interop/interop.h"
 
 #endif

@@ -23,6 +23,8 @@ static const ga_opener openers[] = {
   ga_open_gather, ga_open_rawkernel, ga_open_params, ga_open_random,
   /* libraries */
   ga_open_blas, ga_open_matmul, ga_open_solver, ga_open_solver_svd, ga_open_fft,
+  /* interop */
+  ga_open_capi, ga_open_dlpack, ga_open_dlpack_hooks,
 };
 
 __attribute__((visibility("default")))

@@ -22,8 +22,9 @@
 #define LIM32 (((int64_t)1 << 31) - 64)
 
 /* Test hook (_gather_force64): run the 64-bit kernels on small arrays too,
-** so the GPU specs cover them without allocating 2^31 elements. */
-static int force64;
+** so the GPU specs cover them without allocating 2^31 elements. Atomic:
+** states on other threads read it. */
+static atomic_int force64;
 
 /* ===================================================================== */
 /* kernels                                                               */

@@ -73,7 +73,8 @@ static void tile_shape(scan_variant *v) {
 ** block per SM (128 accumulators a lane) moves more bytes an SM per
 ** microsecond than four blocks of small tiles (measured on the H200:
 ** ~2.9 against ~2.6 TB/s for 2^26 floats) */
-static int forced_scale;      /* specs: 2 or 4 widens every tile that can be (core._scan_wide) */
+static atomic_int forced_scale;   /* specs: 2 or 4 widens every tile that can be (core._scan_wide);
+                                  ** atomic: states on other threads read it */
 
 static void widen(scan_variant *v, int64_t n, int64_t nrows, int64_t sms) {
   if (ga_dtypes[v->acc].itemsize != 4 || v->vec < 2) return;

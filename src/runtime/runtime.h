@@ -131,6 +131,10 @@ cudaStream_t ga_checkstream(lua_State *L, ga_state *ctx, int idx, const char *fn
 ** safely: call it before queuing the work. */
 cudaStream_t ga_opt_stream(lua_State *L, ga_state *ctx, int opts_idx, const char *fname);
 
+/* The Stream object at idx (checked as ga_checkstream does) becomes the
+** current stream of ctx: s:use() for the C API's ga_set_stream */
+void ga_stream_use(lua_State *L, ga_state *ctx, int idx, const char *fname);
+
 /* Push the current Stream object (Stream.null when none was chosen) */
 void ga_push_current_stream(lua_State *L, ga_state *ctx);
 

@@ -81,6 +81,13 @@ static void set_current(lua_State *L, ga_state *ctx, int idx) {
   ctx->stream_ref = ref;
 }
 
+/* For the C API (interop/capi.c, ga_set_stream): s:use() without the result */
+void ga_stream_use(lua_State *L, ga_state *ctx, int idx, const char *fname) {
+  idx = lua_absindex(L, idx);
+  ga_checkstream(L, ctx, idx, fname);
+  set_current(L, ctx, idx);
+}
+
 static void push_bydev(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &bydev_key) != LUA_TTABLE) {
     lua_pop(L, 1);
@@ -272,8 +279,8 @@ static int l_stream_wait_event(lua_State *L) {
 static int l_stream_tostring(lua_State *L) {
   ga_stream *st = ga_tostream(L, 1);
   if (!st) return ga_error(L, "__tostring: expected a Stream");
-  if (!st->owned) lua_pushliteral(L, "gpuarray.Stream(null)");
-  else if (!st->obj.alive) lua_pushliteral(L, "gpuarray.Stream(destroyed)");
+  if (!st->obj.alive) lua_pushliteral(L, "gpuarray.Stream(destroyed)");
+  else if (!st->s) lua_pushliteral(L, "gpuarray.Stream(null)");
   else lua_pushfstring(L, "gpuarray.Stream(%p, device %d)", (void *)st->s, st->device);
   return 1;
 }

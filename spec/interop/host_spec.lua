@@ -1,0 +1,72 @@
+-- examples/host: C programs that embed Lua and gpuarray, built by
+-- `make examples` against an installed tree (build/stage: the header, the
+-- pkg-config file and the module, nothing of src/). Where there is no GPU
+-- they build, load and say they skipped; on a GPU they run and check
+-- everything in C (each prints "<name>: ok").
+local helper = require "helper"
+
+local function sh(cmd)
+  local p = io.popen(cmd .. " 2>&1")
+  local out = p:read("a")
+  local ok = p:close()
+  return ok, out
+end
+
+local built, build_log
+local function build()
+  if built == nil then
+    built, build_log = sh("make --no-print-directory examples")
+  end
+  assert(built, build_log)
+end
+
+local function run(prog, args)
+  build()
+  local ok, out = sh(("build/examples/%s %s"):format(prog, args or ""))
+  return ok, out
+end
+
+describe("examples/host", function()
+  it("build against the installed tree alone", function()
+    build()
+    local f = assert(io.open("build/stage/lib/pkgconfig/gpuarray.pc"))
+    local pc = f:read("a")
+    f:close()
+    assert.is_truthy(pc:find("build/stage/include", 1, true))
+    assert.is_falsy(pc:find("/src", 1, true))
+    assert.is_truthy(io.open("build/stage/include/gpuarray.h")):close()
+    for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip" }) do
+      assert.is_truthy(io.open("build/examples/" .. prog), prog):close()
+    end
+  end)
+
+  if not helper.gpu then
+    it("load and skip where there is no GPU", function()
+      for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip" }) do
+        local ok, out = run(prog)
+        assert(ok, out)
+        assert.is_truthy(out:find(prog .. ": skipped (no CUDA device)", 1, true), out)
+      end
+    end)
+  end
+
+  helper.gpu_it("embed_demo: a host buffer and stream, ufuncs and a RawKernel, checked in C", function()
+    local ok, out = run("embed_demo")
+    print(out)
+    assert(ok and out:find("embed_demo: ok", 1, true), out)
+  end)
+
+  helper.gpu_it("dlpack_roundtrip: both layouts, each deleter exactly once", function()
+    local ok, out = run("dlpack_roundtrip")
+    print(out)
+    assert(ok and out:find("dlpack_roundtrip: ok", 1, true), out)
+  end)
+
+  helper.gpu_it("threads: 8 threads x 1000 iterations, 8 states, pool back to its start", function()
+    local ok, out = run("threads", "8 1000")
+    print(out)
+    assert(ok and out:find("threads: ok", 1, true), out)
+    local before, after = out:match("used bytes (%d+) before and (%d+) after")
+    assert.equal(before, after)
+  end)
+end)
