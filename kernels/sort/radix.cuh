@@ -105,6 +105,9 @@ struct ga_rs_k128 {
 __device__ __forceinline__ bool operator<(const ga_rs_k128 &a, const ga_rs_k128 &b) {
   return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
 }
+__device__ __forceinline__ bool operator!=(const ga_rs_k128 &a, const ga_rs_k128 &b) {
+  return a.hi != b.hi || a.lo != b.lo;
+}
 template <> struct ga_rkey<complex128> {
   typedef ga_rs_k128 K;
   static __device__ __forceinline__ K to(complex128 v, int z) {
@@ -380,4 +383,13 @@ __device__ void ga_rs_search(const T *a, unsigned long long n, const T *v, unsig
     }
     out[i] = (long long)lo + 1;
   }
+}
+
+// unique's flags: m[i] = s[i] starts a run of equal values in sorted s
+// (NaNs equal each other, -0.0 equals 0.0: NumPy's equal_nan)
+template <typename T>
+__device__ void ga_rs_flags(const T *s, unsigned long long n, bool *m) {
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    m[i] = i == 0 || ga_rkey<T>::to(s[i], 1) != ga_rkey<T>::to(s[i - 1], 1);
 }

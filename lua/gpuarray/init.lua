@@ -90,6 +90,7 @@ require("gpuarray.einsum")(ga)
 require("gpuarray.linalg")(ga)
 require("gpuarray.random")(ga)
 require("gpuarray.fft")(ga)
+require("gpuarray.sort")(ga)
 require("gpuarray.benchmark")(ga)
 
 return ga

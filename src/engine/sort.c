@@ -22,7 +22,7 @@
 #define IPT 16                       /* elements per thread and tile */
 #define TILE (THREADS * IPT)
 
-enum { K_HIST, K_SCAN, K_PASS, K_SEARCH };
+enum { K_HIST, K_SCAN, K_PASS, K_SEARCH, K_FLAGS };
 enum { LAST_MID, LAST_KEYS, LAST_INDEX, LAST_PERM };
 static const char *const modes[] = {"sort", "argsort", "perm", NULL};
 
@@ -56,6 +56,10 @@ static void wrapper(char *w, size_t cap, const sort_src *s) {
                "{ ga_rs_pass<%s, %s, %d, %s, %s, %d>(a); }\n", T, s->first ? "true" : "false", s->last,
                s->hasv ? "true" : "false", s->hasperm ? "true" : "false", IPT);
       break;
+    case K_FLAGS:
+      snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(256) k(const %s *s, unsigned long long n, "
+               "bool *m) { ga_rs_flags<%s>(s, n, m); }\n", T, T);
+      break;
     default:
       snprintf(w, cap, "extern \"C\" __global__ void __launch_bounds__(256) k(const %s *a, unsigned long long n, "
                "const %s *v, unsigned long long nv, long long *out) { ga_rs_search<%s, %s>(a, n, v, nv, out); }\n",
@@ -79,7 +83,7 @@ static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, sort_src *s) {
 /* _sort_source(kind, dtype[, first, last, hasv, hasperm | right]) -> the
 ** CUDA source of one kernel (specs compile it where there is no GPU) */
 static int l_sort_source(lua_State *L) {
-  static const char *const kinds[] = {"hist", "scan", "pass", "search", NULL};
+  static const char *const kinds[] = {"hist", "scan", "pass", "search", "flags", NULL};
   sort_src s;
   memset(&s, 0, sizeof s);
   s.kind = luaL_checkoption(L, 1, NULL, kinds);
@@ -312,7 +316,29 @@ static int l_searchsorted(lua_State *L) {
   return 1;
 }
 
+/* _unique_flags(s) -> bool array: where each run of equal values of the
+** sorted 1-D s starts (NaNs equal, -0.0 == 0.0) */
+static int l_unique_flags(lua_State *L) {
+  ga_state *ctx = ga_ctx(L);
+  ga_array *s0 = ga_checkarray(L, 1);
+  ga_check_device(L, ctx, s0, "unique");
+  ga_array *s = ga_contiguous(L, ctx, 1, s0->dtype, 0);
+  ga_array *m = ga_new_array(L, ctx, GA_BOOL, 1, &s->size);
+  if (s->size == 0) return 1;
+  sort_src src;
+  memset(&src, 0, sizeof src);
+  src.kind = K_FLAGS;
+  src.t = s->dtype;
+  cudaKernel_t k = get_kernel(L, ctx, &src);
+  uint64_t n = (uint64_t)s->size;
+  void *args[] = {&s->data, &n, &m->data};
+  ga_launch(L, "unique", k, dim3_make(grid_for(L, ctx, n, 32), 1, 1), dim3_make(THREADS, 1, 1), args, 0,
+            ctx->stream);
+  return 1;
+}
+
 static const luaL_Reg funcs[] = {
+  {"_unique_flags", l_unique_flags},
   {"_sort", l_sort},
   {"_searchsorted", l_searchsorted},
   {"_sort_source", l_sort_source},
