@@ -16,7 +16,7 @@ ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
              -I$(LUA_INCDIR) -I$(CUDA_HOME)/include -Isrc -Ibuild
 CUDA_LIBDIR = $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
-              -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lpthread -lm
+              -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lcusparse -lpthread -lm
 
 BUILD   = build
 SO      = $(BUILD)/gpuarray/core.so
