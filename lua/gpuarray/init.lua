@@ -91,6 +91,7 @@ require("gpuarray.linalg")(ga)
 require("gpuarray.random")(ga)
 require("gpuarray.fft")(ga)
 require("gpuarray.sort")(ga)
+require("gpuarray.sparse")(ga)
 require("gpuarray.benchmark")(ga)
 
 return ga
