@@ -157,7 +157,7 @@ return function(ga)
       minor = data.size > 0 and math.tointeger(indices:max():item()) or 0
       shape = fmt == "csr" and { major, minor } or { minor, major }
     end
-    local first, last = indptr[1]:item(), indptr[major + 1]:item()
+    local first, last = indptr[1], indptr[major + 1]   -- Lua numbers
     if first ~= 1 or last ~= data.size + 1 then
       fail(("%s: indptr must start at 1 and end at nnz + 1 = %d, got %d and %d"):format(fname, data.size + 1,
         first, last))
@@ -201,7 +201,7 @@ return function(ga)
     local t = SP.value_dtype(dtype or x.dtype, fname)
     local m, n = x.shape[1], x.shape[2]
     local flat = x:astype(t):reshape(m * n)
-    local nz = flat ~= 0
+    local nz = flat:ne(0)
     local pos = ga.arange(0, m * n, "int64")[nz]
     return SP.new("coo", { m, n }, flat[nz], (pos // n):astype("int32"), (pos % n):astype("int32"))
   end

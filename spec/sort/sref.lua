@@ -67,6 +67,21 @@ end
 R.DTYPES = { "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
              "float16", "float32", "float64", "complex64", "complex128" }
 
+--- x's values as a flat C-order list; complex values stay {re, im} pairs
+function R.flat(x)
+  local out = {}
+  local cplx = x.dtype:match("^complex") ~= nil
+  local function walk(t)
+    if type(t) ~= "table" or (cplx and type(t[1]) == "number") then
+      out[#out + 1] = t
+      return
+    end
+    for _, v in ipairs(t) do walk(v) end
+  end
+  walk(x:totable())
+  return out
+end
+
 --- For a flat C-order list of shape, apply fn(line) -> new line to every
 -- line along axis d (1-based); returns the new flat list
 function R.along(flat, shape, d, fn)

@@ -273,7 +273,9 @@ static int l_sort(lua_State *L) {
   memset(&j, 0, sizeof j);
   j.t = x->dtype;
   j.mode = mode;
-  j.zero_eq = mode != 0;
+  /* -0.0 keeps its key below 0.0 only where values are written back and
+  ** no later component decides (complex64: the imaginary part would) */
+  j.zero_eq = mode != 0 || x->dtype == GA_COMPLEX64;
   j.n = (uint64_t)n;
   j.rowlen = (uint64_t)rowlen;
   j.nkp = ga_dtypes[x->dtype].itemsize;

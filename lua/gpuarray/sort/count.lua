@@ -114,7 +114,7 @@ return function(ga)
     local flat = x:reshape(x.size)
     local edges = edges_of(flat, bins, opts.range)
     local nb = edges.size - 1
-    local last = edges[nb + 1]:item()
+    local last = edges[nb + 1]      -- a Lua number: integer indexing reads the element
     local K = ga._count_kernels()
     local xs = flat:astype(edges.dtype)
     local pos = ga.searchsorted(edges, xs, "right")

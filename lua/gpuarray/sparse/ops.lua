@@ -54,7 +54,8 @@ return function(ga, SP)
       fail(("sparse.matmul: shapes %s and %s are not aligned"):format(shape_str(S), ga._shape_str(x.shape)))
     end
     local t = common(S, x.dtype)
-    local A, trans = csr_operand(S)
+    -- SpMV takes CSC as the transpose of its CSR arrays; SpMM gets CSR
+    local A, trans = csr_operand(x.ndim == 2 and S:tocsr() or S)
     if A.data.dtype ~= t then A = A:astype(t) end
     x = ga.ascontiguousarray(x:astype(t))
     local rows = trans and n or m        -- the CSR arrays' own rows
@@ -167,8 +168,9 @@ return function(ga, SP)
         fail(("sparse.diags: diagonal %d has %d values, offset %d needs %d"):format(i, d.size, k, count))
       end
       rows[i], cols[i] = r, r + k
-      vals[i] = d.size == 1 and ga.full(count, d:item(), t) or d[{ { 1, count } }]:astype(t)
-      if count == 0 then vals[i] = ga.zeros(0, t) end
+      if count == 0 then vals[i] = ga.zeros(0, t)
+      elseif d.size == 1 then vals[i] = ga.full(count, d:item(), t)
+      else vals[i] = d[{ { 1, count } }]:astype(t) end
     end
     local c = SP.new("coo", shape, ga.concatenate(vals), ga.concatenate(rows), ga.concatenate(cols))
     return finish(c, opts.format)
