@@ -23,7 +23,7 @@ WARN     = -Wall -Wextra $(WERROR) -Wno-unused-parameter
 ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
              -I$(LUA_INCDIR) -I$(CUDA_INCDIR) -Isrc -Ibuild -Iinclude
 # the toolkit libraries the module links (never libcuda: it loads without a driver)
-CUDA_LIBS  = -lcudart -lnvrtc -lcublas -lcusolver -lcufft
+CUDA_LIBS  = -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lcusparse
 ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
               $(CUDA_LIBS) -lpthread -lm
 

@@ -312,4 +312,7 @@ void ga_open_rawkernel(lua_State *L);
 /* random.c: Philox generation and transforms (ga.random's device side) */
 void ga_open_random(lua_State *L);
 
+/* sort.c: radix sort of rows, searchsorted (ga.sort's device side) */
+void ga_open_sort(lua_State *L);
+
 #endif

@@ -89,4 +89,8 @@ int ga_fftplan_exec(ga_fftplan *p, cudaStream_t s, void *work, void *in, void *o
 void ga_fftplan_info(int device, int *size, int *max, uint64_t *hits, uint64_t *misses);
 void ga_fftplan_set_size(int device, int max);
 
+/* sparse.c: cuSPARSE (SpMV, SpMM, SpGEMM) for ga.sparse */
+extern const ga_libdesc ga_cusparse;
+void ga_open_sparse(lua_State *L);
+
 #endif

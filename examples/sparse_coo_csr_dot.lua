@@ -1,0 +1,23 @@
+--- A sparse matrix from COO triplets (1-based, duplicates summed), turned
+-- into CSR and multiplied by a vector on the GPU with cuSPARSE.
+--   LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" lua5.4 examples/sparse_coo_csr_dot.lua
+local ga = require "gpuarray"
+local sparse = ga.sparse
+
+-- (row, col, value): the entry (3, 2) appears twice and sums to 5
+local row = ga.array({ 1, 1, 2, 3, 3, 3 }, "int32")
+local col = ga.array({ 1, 3, 2, 1, 2, 2 }, "int32")
+local val = ga.array({ 4, -1, 2, 1, 2, 3 }, "float32")
+
+local A = sparse.coo_matrix({ val, { row, col } }, { shape = { 3, 3 } })
+print(A)                                   -- coo_matrix, 6 stored entries
+local C = A:tocsr()                        -- sorted, duplicates summed
+print(C)
+print("indptr ", C.indptr)                 -- 1-based: row i is entries indptr[i] .. indptr[i+1]-1
+print("indices", C.indices)
+print("data   ", C.data)
+
+local x = ga.array({ 1, 2, 3 }, "float32")
+local y = C:dot(x)                         -- SpMV
+print("A x    ", y)
+print("dense  ", ga.matmul(C:toarray(), x))
