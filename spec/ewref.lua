@@ -372,8 +372,11 @@ local UNARY = {
   rad2deg = { function(x) return x * (180 / math.pi) end }, floor = { function(x) return math.floor(x) + 0.0 end },
   ceil = { function(x) return math.ceil(x) + 0.0 end }, trunc = { trunc }, rint = { rint },
 }
+-- NumPy 2 keeps integer and bool dtypes for these: the value is unchanged
+local KEEPS_INT = { floor = true, ceil = true, trunc = true }
 for name, fs in pairs(UNARY) do
   F[name] = function(a, _, dt)
+    if KEEPS_INT[name] and (dt == "bool" or is_int(dt)) then return a end
     if is_c(dt) then return fs[2](a) end
     return fs[1](a)
   end
@@ -438,16 +441,43 @@ F.power = function(a, b, dt)
   if is_int(dt) then return ipow(a, b, dt) end
   return a ^ b
 end
-local function cmp_max(a, b) if type(a) == "boolean" then return a or b end return (a >= b or isnan(a)) and a or b end
-local function cmp_min(a, b) if type(a) == "boolean" then return a and b end return (a <= b or isnan(a)) and a or b end
+-- complex values order lexicographically (real, then imaginary), as NumPy;
+-- a complex value with a NaN part counts as NaN
+local function cnan(a) return isnan(a[1]) or isnan(a[2]) end
+local function cge(a, b) return a[1] > b[1] or (a[1] == b[1] and a[2] >= b[2]) end
+local function cle(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] <= b[2]) end
+local function cmp_max(a, b)
+  if type(a) == "boolean" then return a or b end
+  if type(a) == "table" then
+    if cnan(a) then return a elseif cnan(b) then return b end
+    return cge(a, b) and a or b
+  end
+  return (a >= b or isnan(a)) and a or b
+end
+local function cmp_min(a, b)
+  if type(a) == "boolean" then return a and b end
+  if type(a) == "table" then
+    if cnan(a) then return a elseif cnan(b) then return b end
+    return cle(a, b) and a or b
+  end
+  return (a <= b or isnan(a)) and a or b
+end
 F.maximum = cmp_max
 F.minimum = cmp_min
 F.fmax = function(a, b)
   if type(a) == "boolean" then return a or b end
+  if type(a) == "table" then
+    if cnan(b) then return a elseif cnan(a) then return b end
+    return cge(a, b) and a or b
+  end
   return (a >= b or isnan(b)) and a or b
 end
 F.fmin = function(a, b)
   if type(a) == "boolean" then return a and b end
+  if type(a) == "table" then
+    if cnan(b) then return a elseif cnan(a) then return b end
+    return cle(a, b) and a or b
+  end
   return (a <= b or isnan(b)) and a or b
 end
 F.arctan2 = function(a, b) return math.atan(a, b) end

@@ -15,7 +15,7 @@ describe("compat: argument errors name the function", function()
     { function() ga.identity({}) end, "identity: n must be an integer, got table" },
     { function() ga.arange("x") end, "arange: stop must be a number, got string" },
     { function() ga.arange(1, {}, 2) end, "arange: stop must be a number, got table" },
-    { function() ga.arange(1, 5, {}) end, "arange: " },
+    { function() ga.arange(1, 5, true) end, "arange: step must be a number, got boolean" },
     { function() ga.linspace(1) end, "linspace: stop must be a number, got no value" },
     { function() ga.linspace("a", 1) end, "linspace: start must be a number" },
     { function() ga.linspace(0, 1, 2.5) end, "linspace: num must be an integer, got 2.5" },

@@ -258,7 +258,7 @@ describe("graph: synchronizing inside a capture", function()
       helper.assert_gaerror(function() s:end_capture() end, "end_capture: the stream is not capturing")
       s:begin_capture()
       helper.assert_gaerror(function() ga.array({ 1, 2, 3 }) end,
-        "copy from host: cannot copy from host memory while stream capture is active")
+        "copy from host: cannot copy from host memory (copy before the capture) while stream capture is active")
       assert.is_true(s:is_capturing())       -- nothing was queued: the capture goes on
       helper.assert_gaerror(function() s:begin_capture() end, "begin_capture: this Lua state is already capturing")
       local g = s:end_capture()

@@ -75,9 +75,10 @@ return function(ga, linalg)
     -- cuSOLVER wants rows >= columns: A column-major when tall, else A^T
     local tall = m >= n
     local A = tall and h.fmem(a, dt) or h.cmem(a, dt)
-    -- gesvdj without vectors gave wrong complex128 values on the H200 (3.7
-    -- relative to gesvd, 2026-11-24): for complex input compute them and drop them
-    local vectors = uv or (method == "gesvdj" and (dt == "complex64" or dt == "complex128"))
+    -- gesvdj without vectors gave wrong values on the H200 (2.8 relative to
+    -- gesvd for a 7 x 12 float64 matrix, 3.7 for complex128; 2026-11-24):
+    -- compute them and drop them
+    local vectors = uv or method == "gesvdj"
     local S, Um, Vm, vt, info, where = core._gesvd(A, method, full, vectors)
     linalg._check_info(info, #batch > 0 and where, "svd", "did not converge")
     if not uv then return S end
