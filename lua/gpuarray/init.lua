@@ -16,6 +16,13 @@ local function fail(msg)
 end
 ga._fail = fail
 
+-- An options argument: nil (no options) or a table, else a gpuarray: error
+function ga._opts(opts, fname)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then fail(("%s: options must be a table, got %s"):format(fname, type(opts))) end
+  return opts
+end
+
 -- Shared by the Lua submodules (join, select)
 function ga._is_array(v)
   if type(v) ~= "userdata" then return false end
@@ -41,7 +48,10 @@ end
 function ga.broadcast_arrays(...)
   local arrays = { ... }
   local shapes = {}
-  for i, a in ipairs(arrays) do shapes[i] = a.shape end
+  for i, a in ipairs(arrays) do
+    if not ga._is_array(a) then fail(("broadcast_arrays: argument %d is not an ndarray"):format(i)) end
+    shapes[i] = a.shape
+  end
   local shape = ga.broadcast_shapes(table.unpack(shapes))
   local out = {}
   for i, a in ipairs(arrays) do out[i] = ga.broadcast_to(a, shape) end

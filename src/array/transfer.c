@@ -363,8 +363,20 @@ static void build_table(lua_State *L, const char *buf, int t, int nd, const int6
   }
 }
 
+/* An empty array still makes a table per row up to its first 0-length
+** axis ({1, 2^62, 0} would make 2^62): bound them */
+#define MAX_EMPTY_TABLES ((int64_t)1 << 24)
+
 static int l_totable(lua_State *L) {
   ga_array *a = ga_checkarray(L, 1);
+  int64_t rows = 1, tables = 1;
+  for (int d = 0; d < a->ndim - 1 && a->shape[d] > 0; d++) {
+    if (!ga_mul64(rows, a->shape[d], &rows) || !ga_add64(tables, rows, &tables) || tables > MAX_EMPTY_TABLES) {
+      if (a->size > 0) break;      /* tables are bounded by the elements */
+      ga_error(L, "totable: an empty array of shape %s would need more than %I nested tables",
+               ga_shape_str(L, a->ndim, a->shape), (lua_Integer)MAX_EMPTY_TABLES);
+    }
+  }
   const char *buf = host_copy(L, ga_ctx(L), 1);
   int64_t pos = 0;
   build_table(L, buf, a->dtype, a->ndim, a->shape, 0, &pos);

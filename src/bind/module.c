@@ -21,6 +21,8 @@ static const ga_opener openers[] = {
   ga_open_gather, ga_open_rawkernel, ga_open_params,
   /* libraries */
   ga_open_blas,
+  /* reliability hooks (fault injection) */
+  ga_open_fault,
 };
 
 __attribute__((visibility("default")))
