@@ -28,6 +28,23 @@ describe("fault injection without a GPU", function()
     assert.equal(2, core._fault("compile", 0))          -- counted up to the one that failed
   end)
 
+  it("GPUARRAY_FAIL arms kinds for a whole process", function()
+    local script = [[
+      local core = require "gpuarray.core"
+      local function try(i)
+        local ok, err = pcall(core._compile, ("__global__ void k%d() {}"):format(i), nil, 90)
+        io.write(ok and "ok " or (tostring(err):match("^gpuarray: .*injected") and "injected " or tostring(err)))
+      end
+      for i = 1, 4 do try(i) end
+    ]]
+    local cmd = ("GPUARRAY_FAIL=alloc:9,compile:3 LUA_PATH=%q LUA_CPATH=%q lua5.4 -e %q 2>&1")
+      :format(package.path, package.cpath, script)
+    local p = assert(io.popen(cmd))
+    local out = p:read("a")
+    p:close()
+    assert.equal("ok ok injected ok ", out)
+  end)
+
   it("counts without failing when disarmed, and knows its kinds", function()
     core._fault("compile", 0)
     assert.is_number(core._compile("__global__ void k() {}", nil, 90))

@@ -38,7 +38,10 @@ describe("fuzz findings: memory errors in the public API", function()
     gaerror(function() return x:reshape(0, 1 << 62, 1 << 62) end, "too large")
     gaerror(function() return x:reshape({ 1 << 62, 4, -1 }) end)
     gaerror(function() return ga.reshape(x, { math.maxinteger, math.maxinteger, 0 }) end, "too large")
-    -- counts that fit are views with consistent sizes
+    -- counts that fit are views with consistent sizes, -1 inferred
+    assert.same({ 2, 0, 3 }, ga.empty({ 3, 0, 2 }):reshape(2, -1, 3).shape)
+    assert.same({ 0, 7 }, ga.empty({ 7, 0 }):reshape({ 0, 7 }).shape)
+    gaerror(function() return x:reshape(1 << 62, 4, -1) end, "too large")
     local y = x:reshape(0, 1 << 40)
     assert.same({ 0, 1 << 40 }, y.shape)
     assert.equal(0, y.size)

@@ -341,7 +341,9 @@ static void resolve_shape(lua_State *L, ga_array *a, int nd, int64_t *shape, con
       unknown = d;
     } else if (shape[d] < 0) {
       ga_error(L, "%s: negative dimension %I", fname, (lua_Integer)shape[d]);
-    } else if (!ga_mul64(known, shape[d], &known) || ga_shape_size(nd, shape) < 0) {
+    } else if (!ga_mul64(known, shape[d], &known)) {
+      /* (a 0 elsewhere still leaves a shape no array can have: the view
+      ** refuses that one) */
       ga_error(L, "%s: shape %s is too large", fname, ga_shape_str(L, nd, shape));
     }
   }
