@@ -361,6 +361,8 @@ static void resolve_shape(lua_State *L, ga_array *a, int nd, int64_t *shape, con
 
 static int reshape_to(lua_State *L, int idx, ga_array *a, int nd, int64_t *shape) {
   int64_t strides[GA_MAXDIM];
+  if (ga_shape_nbytes(nd, shape, ga_dtypes[a->dtype].itemsize) < 0)
+    ga_error(L, "reshape: shape %s is too large", ga_shape_str(L, nd, shape));
   if (ga_reshape_strides(a->ndim, a->shape, a->strides, nd, shape, ga_dtypes[a->dtype].itemsize, strides)) {
     ga_new_view(L, idx, nd, shape, strides, a->data);
     return 1;

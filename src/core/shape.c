@@ -36,7 +36,9 @@ void ga_c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *str
   int64_t s = itemsize;
   for (int d = ndim - 1; d >= 0; d--) {
     strides[d] = s;
-    s *= shape[d] > 0 ? shape[d] : 1;
+    /* callers check ga_shape_nbytes first; a shape that fails it gets
+    ** meaningless strides here, never an overflow */
+    if (!ga_mul64(s, shape[d] > 0 ? shape[d] : 1, &s)) s = INT64_MAX;
   }
 }
 
@@ -47,7 +49,7 @@ int ga_is_c_contiguous(int ndim, const int64_t *shape, const int64_t *strides, i
     if (shape[d] == 0) return 1;
   for (int d = ndim - 1; d >= 0; d--) {
     if (shape[d] != 1 && strides[d] != s) return 0;
-    s *= shape[d];
+    if (!ga_mul64(s, shape[d], &s)) return 0;     /* only for shapes no array has */
   }
   return 1;
 }
@@ -58,7 +60,7 @@ int ga_is_f_contiguous(int ndim, const int64_t *shape, const int64_t *strides, i
     if (shape[d] == 0) return 1;
   for (int d = 0; d < ndim; d++) {
     if (shape[d] != 1 && strides[d] != s) return 0;
-    s *= shape[d];
+    if (!ga_mul64(s, shape[d], &s)) return 0;     /* only for shapes no array has */
   }
   return 1;
 }
