@@ -96,7 +96,8 @@ SAN_FLAGS    = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-re
 FUZZ_SECONDS ?= 15
 SAN_LUA      = $(CURDIR)/tools/san/lua
 SAN_ENV      = GA_SAN_SO=$(CURDIR)/$(ASAN_SO)
-COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) compute-sanitizer)
+COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer \
+                     $(CUDA_HOME)/compute-sanitizer/compute-sanitizer) compute-sanitizer)
 
 .PHONY: asan asan-build fuzz sanitize gcstress clean-san
 

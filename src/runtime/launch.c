@@ -48,18 +48,20 @@ CUfunction ga_driver_function(cudaKernel_t k) {
 }
 
 /* Fault injection (GPUARRAY_FAIL=launch:N) counts each launch once: a
-** failed driver launch is retried through ga_runtime_launch, which then
-** neither counts it again nor lets an injected failure through */
+** failed driver launch is retried (through the driver again, then
+** ga_runtime_launch, which names the error); the retries of one launch
+** neither count again nor let an injected failure through */
 static _Thread_local int retry_counted, retry_injected;
 
 int ga_driver_launch(CUfunction fn, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s) {
-  if (ga_fault(GA_FAULT_LAUNCH)) {
+  if (retry_injected) return 0;
+  if (!retry_counted && ga_fault(GA_FAULT_LAUNCH)) {
     retry_counted = retry_injected = 1;
     return 0;
   }
   int ok = drv_launch && drv_launch(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
                                     (CUstream)s, args, NULL) == CUDA_SUCCESS;
-  if (!ok) retry_counted = 1;
+  retry_counted = !ok;
   return ok;
 }
 
