@@ -288,6 +288,7 @@ local function main(target_file, seconds)
       if iter % 200 == 0 then collectgarbage() end
     end
   end
+  if target.teardown then target.teardown(F) end
   io.stdout:write(("fuzz %s: %d calls, %d succeeded, %d gpuarray errors, %d luaL_check messages, %d findings\n")
     :format(name, iter, counts.ok, counts.error, counts.argcheck, counts.finding))
   os.exit(counts.finding == 0 and 0 or 1)

@@ -44,6 +44,7 @@ local HOOKS = {
 
 return {
   name = "hooks",
+  teardown = function() os.execute("rm -rf '" .. dir .. "'") end,
   gen = function(F) return math.random(#HOOKS) end,
   run = function(i, F)
     -- the hooks draw their own arguments: replay with FUZZ_SEED

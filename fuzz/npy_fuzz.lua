@@ -5,6 +5,7 @@ local path = os.tmpname()
 
 return {
   name = "npy",
+  teardown = function() os.remove(path) end,
   setup = function(F) return { corpus = F.corpus("npy") } end,
   gen = function(F)
     local c = F.state.corpus

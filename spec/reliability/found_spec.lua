@@ -119,6 +119,16 @@ describe("fuzz findings: hangs", function()
     assert.same({ 0, 0 }, parts[3].shape)
   end)
 
+  it("tables whose shared rows count past int64 are refused before the walk", function()
+    local t = {}
+    for _ = 1, 8 do
+      local row = {}
+      for i = 1, 1 << 10 do row[i] = t end
+      t = row
+    end
+    gaerror(function() return ga.array(t) end, "too large")
+  end)
+
   it("lists are read raw: an endless __index cannot make them endless", function()
     local endless = setmetatable({ 1, 2 }, { __index = function(_, k) return k end })
     local parts = ga.split(ga.empty({ 0, 3 }), endless, 2)

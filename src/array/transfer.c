@@ -141,6 +141,10 @@ static ga_array *array_from_table(lua_State *L, ga_state *ctx, int idx, int dtyp
   walk_state w;
   memset(&w, 0, sizeof w);
   w.nd = infer_shape(L, idx, pairs, shape, fname);
+  /* rows shared by reference can describe more elements than int64 counts:
+  ** refuse before walking them */
+  if (ga_shape_size(w.nd, shape) < 0)
+    ga_error(L, "%s: a table of shape %s is too large", fname, ga_shape_str(L, w.nd, shape));
   w.shape = shape;
   w.pairs = pairs;
   w.fname = fname;
@@ -155,6 +159,8 @@ static ga_array *array_from_table(lua_State *L, ga_state *ctx, int idx, int dtyp
     else dtype = GA_BOOL;
   }
   int64_t size = ga_shape_size(w.nd, shape);
+  if (ga_shape_nbytes(w.nd, shape, ga_dtypes[dtype].itemsize) < 0)
+    ga_error(L, "%s: a table of shape %s is too large", fname, ga_shape_str(L, w.nd, shape));
   char *buf = (char *)lua_newuserdatauv(L, (size_t)(size * ga_dtypes[dtype].itemsize) + 1, 0);
   int64_t pos = 0;
   lua_pushvalue(L, idx);
