@@ -143,3 +143,52 @@ examples: deps-build $(SO)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR= >/dev/null
 	@$(MAKE) --no-print-directory -C examples/host OUT=$(abspath $(BUILD))/examples \
 	  PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
+
+# Reliability (issue 16): sanitizers, fuzzing, fault injection, GC stress.
+#   make asan       the CPU specs against the module built with ASan + UBSan
+#                   (float-cast-overflow too), leaks checked (tools/san/)
+#   make fuzz       every fuzz driver (fuzz/*.lua) for FUZZ_SECONDS each,
+#                   under the same sanitizers; findings land in fuzz/findings/
+#   make sanitize   (GPU) the spec suite under compute-sanitizer memcheck, and
+#                   racecheck on the reduction, scan and sort specs
+#   make gcstress   the suite with a full collection at every device
+#                   allocation, then with the generational collector
+# ---------------------------------------------------------------------------
+ASAN_BUILD   = build-asan
+ASAN_SO      = $(ASAN_BUILD)/gpuarray/core.so
+SAN_FLAGS    = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 15
+SAN_LUA      = $(CURDIR)/tools/san/lua
+SAN_ENV      = GA_SAN_SO=$(CURDIR)/$(ASAN_SO)
+COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer \
+                     $(CUDA_HOME)/compute-sanitizer/compute-sanitizer) compute-sanitizer)
+
+.PHONY: asan asan-build fuzz sanitize gcstress clean-san
+
+asan-build: deps-build
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) LDFLAGS="$(SAN_FLAGS)" \
+	  CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)" $(ASAN_SO) >/dev/null
+
+asan: deps-test asan-build
+	@$(SAN_ENV) BUSTED_FLAGS="--lua=$(SAN_LUA) --cpath=$(ASAN_BUILD)/?.so" sh tools/run-specs \
+	  >$(ASAN_BUILD)/asan.log 2>&1; s=$$?; \
+	  grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error|busted did not finish|^(Failure|Error) ' $(ASAN_BUILD)/asan.log; \
+	  echo "asan: $$(tail -n 1 $(ASAN_BUILD)/asan.log)"; exit $$s
+
+fuzz: deps-build asan-build
+	@$(SAN_ENV) LUA_PATH="lua/?.lua;lua/?/init.lua;fuzz/?.lua;;" LUA_CPATH="$(ASAN_BUILD)/?.so;;" \
+	  sh fuzz/run $(FUZZ_SECONDS) $(SAN_LUA)
+
+sanitize: deps-test $(SO)
+	@COMPUTE_SANITIZER="$(COMPUTE_SANITIZER)" sh tools/san/gpu-sanitize
+
+gcstress: deps-test $(SO)
+	@echo "gcstress: a full collection at every device allocation"; \
+	  GPUARRAY_GC_STRESS=1 sh tools/run-specs >$(BUILD)/gcstress.log 2>&1; a=$$?; tail -n 1 $(BUILD)/gcstress.log; \
+	  echo "gcstress: the generational collector"; \
+	  GPUARRAY_GC=generational BUSTED_FLAGS="--helper=spec/gcmode.lua" sh tools/run-specs >$(BUILD)/gcgen.log 2>&1; b=$$?; tail -n 1 $(BUILD)/gcgen.log; \
+	  [ $$a -eq 0 ] && [ $$b -eq 0 ]
+
+clean: clean-san
+clean-san:
+	rm -rf $(ASAN_BUILD)

@@ -49,7 +49,8 @@ function B.case(key, fn)
   collectgarbage()
 end
 
-local AREAS = { "copy", "elementwise", "elementwise_gather", "reduction", "raw", "linalg", "fftrand", "fuse", "graphs", "sort" }
+local AREAS = { "copy", "elementwise", "elementwise_gather", "reduction", "raw", "linalg", "fftrand", "fuse",
+                "graphs", "sort" }
 local areas_only = os.getenv("GPUARRAY_BENCH_AREAS")  -- "copy,linalg": only these areas
 for _, area in ipairs(AREAS) do
   local ok, add

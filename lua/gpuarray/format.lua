@@ -88,11 +88,14 @@ return function(ga)
     local shape = x.shape
     local ndim = #shape
     local summarise = x.size > THRESHOLD
-    local values = fetch(ga, x, summarise)
     local prefix = "array("
     local suffix = IMPLICIT[x.dtype] and ")" or (", dtype=" .. x.dtype .. ")")
-    if x.size == 0 and not IMPLICIT[x.dtype] then suffix = ", shape=" ..
-      "{" .. table.concat(shape, ",") .. "}" .. suffix end
+    if x.size == 0 then
+      -- as NumPy: no nested lists (an empty array may have 2^62 rows of nothing)
+      if ndim ~= 1 or not IMPLICIT[x.dtype] then suffix = ", shape={" .. table.concat(shape, ",") .. "}" .. suffix end
+      return prefix .. "[]" .. suffix
+    end
+    local values = fetch(ga, x, summarise)
     if ndim == 0 then return prefix .. fmt_value(values, kind) .. suffix end
     -- format every leaf first to learn the common width
     local width = 0

@@ -32,4 +32,13 @@ function internal.check_out(out, shape, fname)
   return out
 end
 
+--- An options argument: nil (no options) or a table, else a gpuarray: error
+function internal.opts(opts, fname)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then
+    internal.fail(("%s: options must be a table, got %s"):format(fname, type(opts)))
+  end
+  return opts
+end
+
 return internal

@@ -12,6 +12,8 @@
 --     negative points count from the end (-1 starts a part at the last
 --     element), points past the end give empty parts;
 --   * flip returns a view with negative strides; tile, repeat_ and roll copy.
+local MAX_SECTIONS = 1 << 24
+
 return function(ga)
   local internal = require "gpuarray.internal"
   local fail, is_array, shape_str = internal.fail, internal.is_array, internal.shape_str
@@ -47,8 +49,17 @@ return function(ga)
     return key
   end
 
+  --- A user's list as a plain one: raw reads, so that no __index or __len
+  -- of theirs can make an endless list
+  local function plain(t)
+    local out = {}
+    for i = 1, rawlen(t) do out[i] = rawget(t, i) end
+    return out
+  end
+
   local function array_list(list, fname)
-    if type(list) ~= "table" or #list == 0 then fail(fname .. ": expected a non-empty list of arrays") end
+    if type(list) ~= "table" or rawlen(list) == 0 then fail(fname .. ": expected a non-empty list of arrays") end
+    list = plain(list)
     local arrays = {}
     for i, a in ipairs(list) do arrays[i] = as_array(a, fname) end
     if #arrays ~= #list then fail(fname .. ": the list of arrays has holes") end
@@ -56,9 +67,9 @@ return function(ga)
   end
 
   -- (list, axis, opts) or (list, opts)
-  local function axis_opts(axis, opts)
+  local function axis_opts(axis, opts, fname)
     if type(axis) == "table" then axis, opts = nil, axis end
-    opts = opts or {}
+    opts = internal.opts(opts, fname)
     if axis == nil then axis = opts.axis end
     return axis, opts
   end
@@ -91,7 +102,7 @@ return function(ga)
 
   --- ga.concatenate(list[, axis=1][, {axis=, out=, dtype=}])
   function ga.concatenate(list, axis, opts)
-    axis, opts = axis_opts(axis, opts)
+    axis, opts = axis_opts(axis, opts, "concatenate")
     local arrays = array_list(list, "concatenate")
     local first = arrays[1].shape
     local nd = #first
@@ -111,7 +122,7 @@ return function(ga)
 
   --- ga.stack(list[, axis=1][, opts]): join along a new axis
   function ga.stack(list, axis, opts)
-    axis, opts = axis_opts(axis, opts)
+    axis, opts = axis_opts(axis, opts, "stack")
     local arrays = array_list(list, "stack")
     local first = arrays[1].shape
     for i = 2, #arrays do
@@ -170,6 +181,10 @@ return function(ga)
     local bounds = { 0 }
     if math.type(spec) == "integer" then
       if spec <= 0 then fail(("%s: the number of sections must be positive, got %d"):format(fname, spec)) end
+      -- each section is a view in the returned list: bound the list
+      if spec > MAX_SECTIONS then
+        fail(("%s: %d sections are more than the %d a list may hold"):format(fname, spec, MAX_SECTIONS))
+      end
       if equal and n % spec ~= 0 then
         fail(("%s: axis %d of length %d does not split into %d equal sections"):format(fname, ax, n, spec))
       end
@@ -180,7 +195,7 @@ return function(ga)
         bounds[#bounds + 1] = pos
       end
     elseif type(spec) == "table" then
-      for i, p in ipairs(spec) do
+      for i, p in ipairs(plain(spec)) do
         if math.type(p) ~= "integer" or p == 0 then
           fail(("%s: split point %d must be a non-zero integer (1-based), got %s"):format(fname, i, tostring(p)))
         end
@@ -292,7 +307,7 @@ return function(ga)
     if axis == nil then
       for d = 1, nd do flipped[d] = true end
     else
-      local axes = type(axis) == "table" and axis or { axis }
+      local axes = type(axis) == "table" and plain(axis) or { axis }
       for _, a in ipairs(axes) do
         local d = norm_axis(a, nd, "flip")
         if flipped[d] then fail(("flip: axis %d repeated"):format(d)) end
@@ -358,7 +373,7 @@ return function(ga)
   -- keeps its shape. Always a copy.
   function ga.roll(x, shift, axis)
     x = as_array(x, "roll")
-    local shifts = type(shift) == "table" and shift or { shift }
+    local shifts = type(shift) == "table" and plain(shift) or { shift }
     for i, s in ipairs(shifts) do
       if math.type(s) ~= "integer" then
         fail(("roll: shift %d must be an integer, got %s"):format(i, tostring(s)))
@@ -370,7 +385,7 @@ return function(ga)
       for _, s in ipairs(shifts) do total = total + s end
       return roll_axes(x:ravel(), { total }):reshape(x.shape)
     end
-    local axes = type(axis) == "table" and axis or { axis }
+    local axes = type(axis) == "table" and plain(axis) or { axis }
     if #axes == 0 then fail("roll: axis is empty") end
     if #shifts ~= #axes and #shifts ~= 1 and #axes ~= 1 then
       fail(("roll: %d shifts and %d axes cannot be paired"):format(#shifts, #axes))

@@ -1,6 +1,8 @@
 --- ga.save / ga.load: NumPy's .npy format (versions 1.0 to 3.0 read,
 -- 1.0 written; little-endian; C or Fortran order), so arrays move between
 -- Lua and NumPy unchanged.
+local internal = require("gpuarray.internal")
+
 local DESCR = {
   bool = "|b1", int8 = "|i1", uint8 = "|u1",
   int16 = "<i2", int32 = "<i4", int64 = "<i8",
@@ -32,11 +34,28 @@ return function(ga)
   --- Write x to path as a .npy file (C order).
   function ga.save(path, x)
     if type(path) ~= "string" then fail("save: path must be a string") end
+    if not internal.is_array(x) then fail("save: expected an ndarray, got " .. type(x)) end
     local data = x:tobytes()
     local f, err = io.open(path, "wb")
     if not f then fail("save: " .. tostring(err)) end
     f:write(header_for(x), data)
     f:close()
+  end
+
+  -- "(2, 3)", "(3,)", "()": non-negative integers that fit, nothing else
+  local function parse_shape(text, path)
+    local shape, inner = {}, text:sub(2, -2)
+    if inner:match("^%s*$") then return shape end
+    local pieces = {}
+    for piece in (inner .. ","):gmatch("([^,]*),") do pieces[#pieces + 1] = piece end
+    if #pieces > 1 and pieces[#pieces]:match("^%s*$") then pieces[#pieces] = nil end
+    for i, piece in ipairs(pieces) do
+      local digits = piece:match("^%s*(%d+)%s*$")
+      local n = digits and math.tointeger(tonumber(digits))
+      if not n then fail(("load: %s: bad dimension '%s' in shape %s"):format(path, piece, text)) end
+      shape[i] = n
+    end
+    return shape
   end
 
   local function parse_header(text, path)
@@ -46,6 +65,9 @@ return function(ga)
     if not (descr and fortran and shape_text) then
       fail(("load: %s: malformed .npy header"):format(path))
     end
+    if fortran ~= "True" and fortran ~= "False" then
+      fail(("load: %s: fortran_order must be True or False, not %s"):format(path, fortran))
+    end
     local order = descr:sub(1, 1)
     local code = descr:sub(2)
     if order == ">" and code:sub(2) ~= "1" then
@@ -53,9 +75,7 @@ return function(ga)
     end
     local dtype = FROM_DESCR[code]
     if not dtype then fail(("load: %s: unsupported dtype '%s'"):format(path, descr)) end
-    local shape = {}
-    for n in shape_text:gmatch("%d+") do shape[#shape + 1] = math.tointeger(tonumber(n)) end
-    return dtype, fortran == "True", shape
+    return dtype, fortran == "True", parse_shape(shape_text, path)
   end
 
   --- Read a .npy file into a new device array.
@@ -63,10 +83,13 @@ return function(ga)
     if type(path) ~= "string" then fail("load: path must be a string") end
     local f, err = io.open(path, "rb")
     if not f then fail("load: " .. tostring(err)) end
-    local content = f:read("a")
+    local content, rerr = f:read("a")
     f:close()
+    if not content then fail(("load: %s: %s"):format(path, tostring(rerr))) end
     if content:sub(1, 6) ~= MAGIC then fail(("load: %s is not a .npy file"):format(path)) end
     local major = content:byte(7)
+    local lenbytes = major == 1 and 2 or 4
+    if #content < 8 + lenbytes then fail(("load: %s: truncated .npy header"):format(path)) end
     local hlen, start
     if major == 1 then
       hlen, start = string.unpack("<I2", content, 9)
@@ -75,11 +98,18 @@ return function(ga)
     else
       fail(("load: %s: unsupported .npy version %d"):format(path, major))
     end
+    if start + hlen - 1 > #content then fail(("load: %s: truncated .npy header"):format(path)) end
     local dtype, fortran, shape = parse_header(content:sub(start, start + hlen - 1), path)
     local data = content:sub(start + hlen)
-    local n = 1
-    for _, d in ipairs(shape) do n = n * d end
-    local need = n * ga.dtype(dtype).itemsize
+    local need = ga.dtype(dtype).itemsize
+    local empty = false
+    for _, d in ipairs(shape) do
+      if d == 0 then empty = true
+      elseif need > math.maxinteger // d then
+        fail(("load: %s: shape %s is too large"):format(path, internal.shape_str(shape)))
+      else need = need * d end
+    end
+    if empty then need = 0 end
     if #data < need then
       fail(("load: %s: %d bytes of data, the header promises %d"):format(path, #data, need))
     end

@@ -63,7 +63,7 @@ return function(ga)
   -- out (same shape, any layout, cast if its dtype differs) receives it.
   function ga.take(x, idx, axis, opts)
     if type(axis) == "table" then axis, opts = nil, axis end
-    opts = opts or {}
+    opts = internal.opts(opts, "take")
     if axis == nil then axis = opts.axis end
     if not is_array(x) then x = ga.asarray(x) end
     return core._take(x, as_index(idx, "take"), axis, opts.out)
@@ -258,7 +258,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
       return ga.nonzero(c)
     end
     if x == nil or y == nil then fail("where: give both x and y, or only the condition") end
-    opts = opts or {}
+    opts = internal.opts(opts, "where")
     if type(c) == "table" then c = ga.asarray(c, "bool") end
     local dtype = opts.dtype and ga.dtype(opts.dtype).name or ga.result_type(x, y)
     local shape = result_shape("where", c, x, y)
@@ -279,7 +279,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   -- integer x's range are clamped to it (NumPy 2.1), so clip(uint8, -1, 300)
   -- stays uint8.
   function ga.clip(x, lo, hi, opts)
-    opts = opts or {}
+    opts = internal.opts(opts, "clip")
     if not is_array(x) then x = ga.asarray(x) end
     local range = INT_RANGE[x.dtype]
     if range and not opts.dtype then
@@ -316,7 +316,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   -- bool array of |a - b| <= atol + rtol * |b| (b finite) or a == b,
   -- broadcast, computed in result_type(a, b, 1.0) (float16 in float).
   function ga.isclose(a, b, opts)
-    opts = opts or {}
+    opts = internal.opts(opts, "isclose")
     local rtol, atol = opts.rtol or 1e-5, opts.atol or 1e-8
     if type(rtol) ~= "number" or type(atol) ~= "number" then fail("isclose: rtol and atol must be numbers") end
     if type(a) == "table" then a = ga.asarray(a) end

@@ -152,14 +152,18 @@ static int l_arange(lua_State *L) {
     istart = si ? lua_tointeger(L, si) : 0;
     lua_Integer istop = lua_tointeger(L, ei);
     istep = pi ? lua_tointeger(L, pi) : 1;
-    /* ceil((stop - start) / step) without overflow for sane ranges */
-    lua_Integer span = istop - istart;
-    if ((span > 0) != (istep > 0) || span == 0) len = 0;
-    else len = (span + istep + (istep > 0 ? -1 : 1)) / istep;
+    /* ceil((stop - start) / step) in 128 bits: stop - start overflows
+    ** int64 for arange(mininteger, maxinteger) */
+    __int128 span = (__int128)istop - istart, l128;
+    if ((span > 0) != (istep > 0) || span == 0) l128 = 0;
+    else l128 = (span + istep + (istep > 0 ? -1 : 1)) / istep;
+    if (l128 > INT64_MAX) ga_error(L, "arange: the range is too large");
+    len = (int64_t)l128;
   } else {
     double c = ceil((stop - start) / step);
     if (!isfinite(c)) ga_error(L, "arange: the range is not finite");
-    len = c > 0 ? (int64_t)c : 0;
+    if (c <= 0) len = 0;
+    else if (!ga_double_to_int64(c, &len)) ga_error(L, "arange: the range is too large");
   }
   if (dtype < 0) dtype = all_int ? GA_INT64 : GA_FLOAT64;
   ga_array *a = ga_new_array(L, ctx, dtype, 1, &len);

@@ -108,10 +108,18 @@ static int64_t range_count(const selector *s, int64_t n, int64_t *first) {
   } else {
     if (b > n - 1) b = n - 1;
     if (e < 0) e = 0;
-    count = b >= e ? (b - e) / -step + 1 : 0;
+    /* -step overflows for mininteger: divide as unsigned */
+    count = b >= e ? (int64_t)((uint64_t)(b - e) / (0 - (uint64_t)step)) + 1 : 0;
   }
   *first = count > 0 ? b : 0;
   return count;
+}
+
+/* offset += k * stride, checked (the _index_view hook takes any strides) */
+static void add_offset(lua_State *L, view_spec *v, int64_t k, int64_t stride) {
+  int64_t o;
+  if (!ga_mul64(k, stride, &o) || !ga_add64(v->offset, o, &v->offset))
+    ga_error(L, "index: the byte offset overflows");
 }
 
 static void apply(lua_State *L, int ndim, const int64_t *shape, const int64_t *strides,
@@ -140,15 +148,21 @@ static void apply(lua_State *L, int ndim, const int64_t *shape, const int64_t *s
         if (k == 0 || z < 0 || z >= n)
           ga_error(L, "index %I is out of range for axis %d with size %I", (lua_Integer)k, d + 1,
                    (lua_Integer)n);
-        v->offset += z * strides[d];
+        add_offset(L, v, z, strides[d]);
         d++;
         break;
       }
       case SEL_RANGE: {
         int64_t first, count = range_count(s, shape[d], &first);
-        v->offset += first * strides[d];
+        add_offset(L, v, first, strides[d]);
         v->shape[v->ndim] = count;
-        v->strides[v->ndim++] = s->step * strides[d];
+        /* step * stride overflows only for a huge step, which selects at
+        ** most one element, whose stride is free: keep the axis's own */
+        if (!ga_mul64(s->step, strides[d], &v->strides[v->ndim])) {
+          if (count > 1) ga_error(L, "index: the stride of axis %d overflows", d + 1);
+          v->strides[v->ndim] = strides[d];
+        }
+        v->ndim++;
         d++;
         break;
       }

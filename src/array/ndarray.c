@@ -35,7 +35,7 @@ int ga_checkintlist(lua_State *L, int idx, int64_t *out, const char *fname) {
   }
   if (lua_type(L, idx) == LUA_TNUMBER) {
     lua_Number f = lua_tonumber(L, idx);
-    if (f == (lua_Number)(int64_t)f) { out[0] = (int64_t)f; return 1; }
+    if (ga_double_to_int64(f, &out[0])) return 1;
     ga_error(L, "%s: expected an integer, got %f", fname, f);
   }
   if (!lua_istable(L, idx)) ga_error(L, "%s: expected an integer or a list of integers, got %s", fname,
@@ -129,7 +129,7 @@ ga_array *ga_new_array(lua_State *L, ga_state *ctx, int dtype, int ndim, const i
   if (ndim > GA_MAXDIM) ga_error(L, "more than %d dimensions", GA_MAXDIM);
   int64_t size = ga_shape_size(ndim, shape);
   int64_t isz = ga_dtypes[dtype].itemsize;
-  if (size < 0 || size > INT64_MAX / isz) ga_error(L, "array of shape %s is too large", ga_shape_str(L, ndim, shape));
+  if (ga_shape_nbytes(ndim, shape, isz) < 0) ga_error(L, "array of shape %s is too large", ga_shape_str(L, ndim, shape));
   ga_array *a = push_empty(L);
   if (size > 0) {
     ga_block *b = ga_alloc(L, ctx, (size_t)(size * isz));
@@ -139,7 +139,7 @@ ga_array *ga_new_array(lua_State *L, ga_state *ctx, int dtype, int ndim, const i
   a->ndim = ndim;
   a->dtype = dtype;
   a->device = ctx->device;
-  memcpy(a->shape, shape, sizeof(int64_t) * ndim);
+  if (ndim) memcpy(a->shape, shape, sizeof(int64_t) * ndim);   /* shape may be NULL */
   ga_c_strides(ndim, shape, isz, a->strides);
   a->size = size;
   a->flags = GA_F_C | (ndim <= 1 || size <= 1 ? GA_F_F : 0);
@@ -151,6 +151,9 @@ ga_array *ga_new_view(lua_State *L, int base_idx, int ndim, const int64_t *shape
                       const int64_t *strides, char *data) {
   base_idx = lua_absindex(L, base_idx);
   ga_array *base = (ga_array *)lua_touserdata(L, base_idx);
+  /* broadcast_to and reshape may ask for counts no array can have */
+  if (ga_shape_nbytes(ndim, shape, ga_dtypes[base->dtype].itemsize) < 0)
+    ga_error(L, "array of shape %s is too large", ga_shape_str(L, ndim, shape));
   ga_array *v = push_empty(L);
   v->ndim = ndim;
   v->dtype = base->dtype;
@@ -330,8 +333,10 @@ static void resolve_shape(lua_State *L, ga_array *a, int nd, int64_t *shape, con
       unknown = d;
     } else if (shape[d] < 0) {
       ga_error(L, "%s: negative dimension %I", fname, (lua_Integer)shape[d]);
-    } else {
-      known *= shape[d];
+    } else if (!ga_mul64(known, shape[d], &known)) {
+      /* (a 0 elsewhere still leaves a shape no array can have: the view
+      ** refuses that one) */
+      ga_error(L, "%s: shape %s is too large", fname, ga_shape_str(L, nd, shape));
     }
   }
   if (unknown >= 0) {
@@ -348,6 +353,8 @@ static void resolve_shape(lua_State *L, ga_array *a, int nd, int64_t *shape, con
 
 static int reshape_to(lua_State *L, int idx, ga_array *a, int nd, int64_t *shape) {
   int64_t strides[GA_MAXDIM];
+  if (ga_shape_nbytes(nd, shape, ga_dtypes[a->dtype].itemsize) < 0)
+    ga_error(L, "reshape: shape %s is too large", ga_shape_str(L, nd, shape));
   if (ga_reshape_strides(a->ndim, a->shape, a->strides, nd, shape, ga_dtypes[a->dtype].itemsize, strides)) {
     ga_new_view(L, idx, nd, shape, strides, a->data);
     return 1;

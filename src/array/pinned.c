@@ -246,7 +246,7 @@ static pinned *push_pinned(lua_State *L, ppool *pp, int dtype, int ndim, const i
                            const char *fname) {
   int64_t size = ga_shape_size(ndim, shape);
   int64_t isz = ga_dtypes[dtype].itemsize;
-  if (size < 0 || size > INT64_MAX / isz)
+  if (ga_shape_nbytes(ndim, shape, isz) < 0)
     ga_error(L, "%s: array of shape %s is too large", fname, ga_shape_str(L, ndim, shape));
   pinned *h = (pinned *)lua_newuserdatauv(L, sizeof *h, 1);
   memset(h, 0, sizeof *h);
@@ -261,7 +261,7 @@ static pinned *push_pinned(lua_State *L, ppool *pp, int dtype, int ndim, const i
   h->size = size;
   h->ndim = ndim;
   h->dtype = dtype;
-  memcpy(h->shape, shape, sizeof(int64_t) * (size_t)ndim);
+  if (ndim) memcpy(h->shape, shape, sizeof(int64_t) * (size_t)ndim);   /* shape may be NULL */
   h->freed = 0;
   return h;
 }
@@ -404,7 +404,7 @@ static void assign(lua_State *L, int dst, int src, const char *fname) {
       if (len != nbytes(h))
         ga_error(L, "%s: %I bytes given for an array of %I bytes", fname, (lua_Integer)len,
                  (lua_Integer)nbytes(h));
-      memcpy(h->data, s, len);
+      if (len) memcpy(h->data, s, len);     /* no data pointer when empty */
       return;
     }
     case LUA_TTABLE:

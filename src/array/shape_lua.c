@@ -22,8 +22,15 @@ static int l_broadcast_shapes(lua_State *L) {
   int64_t out[GA_MAXDIM];
   int bad = ga_broadcast(n, ndims, shapes, &nd, out);
   if (bad >= 0) {
+    /* name the earlier shape it clashes with, not always the first */
+    int j = 0;
+    for (int k = 0; k < bad; k++) {
+      int pn[2] = {ndims[k], ndims[bad]};
+      const int64_t *ps[2] = {shapes[k], shapes[bad]};
+      if (ga_broadcast(2, pn, ps, &nd, out) >= 0) { j = k; break; }
+    }
     ga_error(L, "broadcast_shapes: shapes %s and %s cannot be broadcast",
-             ga_shape_str(L, ndims[0], shapes[0]), ga_shape_str(L, ndims[bad], shapes[bad]));
+             ga_shape_str(L, ndims[j], shapes[j]), ga_shape_str(L, ndims[bad], shapes[bad]));
   }
   ga_pushshape(L, nd, out);
   return 1;

@@ -148,6 +148,10 @@ static ga_array *array_from_table(lua_State *L, ga_state *ctx, int idx, int dtyp
   walk_state w;
   memset(&w, 0, sizeof w);
   w.nd = infer_shape(L, idx, pairs, shape, fname);
+  /* rows shared by reference can describe more elements than int64 counts:
+  ** refuse before walking them */
+  if (ga_shape_size(w.nd, shape) < 0)
+    ga_error(L, "%s: a table of shape %s is too large", fname, ga_shape_str(L, w.nd, shape));
   w.shape = shape;
   w.pairs = pairs;
   w.fname = fname;
@@ -162,6 +166,8 @@ static ga_array *array_from_table(lua_State *L, ga_state *ctx, int idx, int dtyp
     else dtype = GA_BOOL;
   }
   int64_t size = ga_shape_size(w.nd, shape);
+  if (ga_shape_nbytes(w.nd, shape, ga_dtypes[dtype].itemsize) < 0)
+    ga_error(L, "%s: a table of shape %s is too large", fname, ga_shape_str(L, w.nd, shape));
   char *buf = (char *)lua_newuserdatauv(L, (size_t)(size * ga_dtypes[dtype].itemsize) + 1, 0);
   int64_t pos = 0;
   lua_pushvalue(L, idx);
@@ -387,8 +393,20 @@ static void build_table(lua_State *L, const char *buf, int t, int nd, const int6
   }
 }
 
+/* An empty array still makes a table per row up to its first 0-length
+** axis ({1, 2^62, 0} would make 2^62): bound them */
+#define MAX_EMPTY_TABLES ((int64_t)1 << 24)
+
 static int l_totable(lua_State *L) {
   ga_array *a = ga_checkarray(L, 1);
+  int64_t rows = 1, tables = 1;
+  for (int d = 0; d < a->ndim - 1 && a->shape[d] > 0; d++) {
+    if (!ga_mul64(rows, a->shape[d], &rows) || !ga_add64(tables, rows, &tables) || tables > MAX_EMPTY_TABLES) {
+      if (a->size > 0) break;      /* tables are bounded by the elements */
+      ga_error(L, "totable: an empty array of shape %s would need more than %I nested tables",
+               ga_shape_str(L, a->ndim, a->shape), (lua_Integer)MAX_EMPTY_TABLES);
+    }
+  }
   const char *buf = host_copy(L, ga_ctx(L), 1, "totable");
   int64_t pos = 0;
   build_table(L, buf, a->dtype, a->ndim, a->shape, 0, &pos);

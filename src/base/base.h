@@ -112,6 +112,22 @@ void *ga_object_test(lua_State *L, int idx, const ga_objtype *t);
 /* The live object of type t at idx, or raise naming fname */
 void *ga_object_check(lua_State *L, int idx, const ga_objtype *t, const char *fname);
 
+/* ===================================================================== */
+/* fault.c: fault injection and GC stress (the reliability specs)         */
+/* ===================================================================== */
+
+typedef enum { GA_FAULT_ALLOC, GA_FAULT_COMPILE, GA_FAULT_LAUNCH, GA_FAULT_LIB, GA_NFAULTS } ga_fault_kind;
+/* 1 when this call of the kind must fail (GPUARRAY_FAIL=kind:N, or armed);
+** calls are counted while armed, up to the one that fails */
+int ga_fault(ga_fault_kind kind);
+/* Make the n-th next call of kind fail (0: none); returns the calls counted
+** since the kind was last armed */
+long long ga_fault_arm(ga_fault_kind kind, long long n);
+int ga_fault_kind_lookup(const char *name);     /* -1 when unknown */
+/* GPUARRAY_GC_STRESS: a full collection before every device allocation */
+int ga_gc_stress(void);
+void ga_open_fault(lua_State *L);   /* core._fault, core._gc_stress */
+
 /* Fixed-size growable string buffer for code generation (buf.c) */
 typedef struct {
   char *s; size_t len, cap;

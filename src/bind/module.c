@@ -25,6 +25,8 @@ static const ga_opener openers[] = {
   ga_open_blas, ga_open_matmul, ga_open_solver, ga_open_solver_svd, ga_open_fft, ga_open_sparse,
   /* interop */
   ga_open_capi, ga_open_dlpack, ga_open_dlpack_hooks,
+  /* reliability hooks (fault injection) */
+  ga_open_fault,
 };
 
 __attribute__((visibility("default")))

@@ -21,12 +21,16 @@ static const char **check_opts(lua_State *L, int idx, int *n) {
   *n = 0;
   if (lua_isnoneornil(L, idx)) return NULL;
   luaL_checktype(L, idx, LUA_TTABLE);
-  int len = (int)luaL_len(L, idx);
+  lua_Integer n64 = luaL_len(L, idx);      /* __len may answer anything */
+  if (n64 < 0 || n64 > 1024) ga_error(L, "options: a list of at most 1024 strings is required");
+  int len = (int)n64;
   const char **opts = (const char **)lua_newuserdatauv(L, ((size_t)len + 1) * sizeof *opts, 0);
   for (int i = 1; i <= len; i++) {
+    size_t sl;
     if (lua_geti(L, idx, i) != LUA_TSTRING)
       ga_error(L, "options: item %d is not a string", i);
-    opts[i - 1] = lua_tostring(L, -1);
+    opts[i - 1] = lua_tolstring(L, -1, &sl);
+    if (strlen(opts[i - 1]) != sl) ga_error(L, "options: item %d holds a NUL byte", i);
     lua_pop(L, 1);
   }
   *n = len;
@@ -90,11 +94,15 @@ static int l_disk_write(lua_State *L) {
   luaL_buffinit(L, &b);
   if (!lua_isnoneornil(L, 4)) {
     luaL_checktype(L, 4, LUA_TTABLE);
-    img.nnames = (int)luaL_len(L, 4);
+    lua_Integer n = luaL_len(L, 4);
+    if (n < 0 || n > 1 << 20) ga_error(L, "_disk_cache_write: bad list of names");
+    img.nnames = (int)n;
     for (int i = 1; i <= img.nnames; i++) {
-      lua_geti(L, 4, i);
-      luaL_addstring(&b, luaL_checkstring(L, -1));
-      lua_pop(L, 1);
+      /* only luaL_addvalue may use the stack while the buffer is open */
+      size_t sl;
+      if (lua_geti(L, 4, i) != LUA_TSTRING) ga_error(L, "_disk_cache_write: name %d is not a string", i);
+      if (strlen(lua_tolstring(L, -1, &sl)) != sl) ga_error(L, "_disk_cache_write: name %d holds a NUL byte", i);
+      luaL_addvalue(&b);
       luaL_addchar(&b, '\0');
     }
   }

@@ -203,6 +203,8 @@ void ga_compile_or_raise(lua_State *L, const char *what, const char *src, size_t
                              int nnames, const char *const *name_exprs, ga_image *out) {
   ga_buf err;
   memset(out, 0, sizeof *out);
+  /* NVRTC reads C strings: a NUL would silently cut the source short */
+  if (memchr(src, '\0', srclen)) ga_error(L, "%s: the source holds a NUL byte", what);
   ga_buf_init(&err);
   if (nvrtc_compile(src, srclen, nall, all, ptx, nnames, name_exprs, out, &err)) {
     ga_buf_free(&err);

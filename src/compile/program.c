@@ -136,6 +136,7 @@ ga_program *ga_program_get(lua_State *L, ga_state *ctx, const char *what,
                            int nopts, const char *const *opts,
                            int nnames, const char *const *name_exprs) {
   ga_device_enter(L, ctx);
+  if (ga_fault(GA_FAULT_COMPILE)) ga_error(L, "%s: compile failed (injected: GPUARRAY_FAIL=compile)", what);
   ga_target t;
   int nall;
   ga_key k;
@@ -220,6 +221,7 @@ cudaKernel_t ga_program_kernel(lua_State *L, ga_program *p, const char *name) {
 
 int ga_compile_for_arch(lua_State *L, const char *what, const char *src, size_t srclen,
                         int nopts, const char *const *opts, int arch, size_t *binsize) {
+  if (ga_fault(GA_FAULT_COMPILE)) ga_error(L, "%s: compile failed (injected: GPUARRAY_FAIL=compile)", what);
   ga_target t;
   int nv_major, nv_minor;
   ga_nvrtc_version(&nv_major, &nv_minor);

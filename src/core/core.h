@@ -69,8 +69,20 @@ double ga_value_to_double(ga_dtype t, const ga_value *v);
 /* shape.c: broadcasting, strides, contiguity, axis merging (pure C)     */
 /* ===================================================================== */
 
-/* Product of shape[0..ndim); -1 when it overflows int64 */
+/* Product of shape[0..ndim); -1 when a dimension is negative or the product
+** of the non-zero dimensions overflows int64 (NumPy's "array is too big":
+** such a shape is refused even when another dimension is 0, so that strides
+** computed from it never overflow) */
 int64_t ga_shape_size(int ndim, const int64_t *shape);
+/* Bytes of a C-contiguous array of that shape, -1 under the same rule
+** (the product of the non-zero dimensions times itemsize) */
+int64_t ga_shape_nbytes(int ndim, const int64_t *shape, int64_t itemsize);
+/* Checked arithmetic for shapes, sizes and byte counts: 0 on overflow */
+static inline int ga_mul64(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+static inline int ga_add64(int64_t a, int64_t b, int64_t *r) { return !__builtin_add_overflow(a, b, r); }
+/* A float as an int64 when it is integral and representable: 0 for NaN,
+** infinities, fractions and values out of range (never a UB conversion) */
+int ga_double_to_int64(double d, int64_t *out);
 /* C-order strides in bytes */
 void ga_c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides);
 int ga_is_c_contiguous(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize);
@@ -201,7 +213,9 @@ typedef struct {
 } ga_sigparam;
 
 typedef struct {
-  char name[GA_SIG_NAME * 2];
+  char name[GA_SIG_NAME * 2];  /* truncated beyond 127 characters: */
+  const char *name_at;       /* the whole name, in the scanned source */
+  size_t name_len;
   int extern_c;              /* declared extern "C" (its symbol is its name) */
   int ntparams;              /* template parameters (0: not a template) */
   char tparams[GA_SIG_MAXTPARAMS][GA_SIG_NAME];

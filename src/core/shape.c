@@ -9,22 +9,36 @@
 #include "core/core.h"
 
 int64_t ga_shape_size(int ndim, const int64_t *shape) {
-  int64_t n = 1;
+  return ga_shape_nbytes(ndim, shape, 1);
+}
+
+int64_t ga_shape_nbytes(int ndim, const int64_t *shape, int64_t itemsize) {
+  int64_t n = itemsize;
+  int empty = 0;
   for (int d = 0; d < ndim; d++) {
-    if (shape[d] == 0) return 0;
+    if (shape[d] < 0) return -1;
+    if (shape[d] == 0) empty = 1;
+    else if (!ga_mul64(n, shape[d], &n)) return -1;
   }
-  for (int d = 0; d < ndim; d++) {
-    if (shape[d] < 0 || n > INT64_MAX / shape[d]) return -1;
-    n *= shape[d];
-  }
-  return n;
+  return empty ? 0 : n;
+}
+
+int ga_double_to_int64(double d, int64_t *out) {
+  /* the comparisons are false for NaN; 2^63 itself is out of range */
+  if (!(d >= -0x1p63 && d < 0x1p63)) return 0;
+  int64_t i = (int64_t)d;
+  if ((double)i != d) return 0;
+  *out = i;
+  return 1;
 }
 
 void ga_c_strides(int ndim, const int64_t *shape, int64_t itemsize, int64_t *strides) {
   int64_t s = itemsize;
   for (int d = ndim - 1; d >= 0; d--) {
     strides[d] = s;
-    s *= shape[d] > 0 ? shape[d] : 1;
+    /* callers check ga_shape_nbytes first; a shape that fails it gets
+    ** meaningless strides here, never an overflow */
+    if (!ga_mul64(s, shape[d] > 0 ? shape[d] : 1, &s)) s = INT64_MAX;
   }
 }
 
@@ -35,7 +49,7 @@ int ga_is_c_contiguous(int ndim, const int64_t *shape, const int64_t *strides, i
     if (shape[d] == 0) return 1;
   for (int d = ndim - 1; d >= 0; d--) {
     if (shape[d] != 1 && strides[d] != s) return 0;
-    s *= shape[d];
+    if (!ga_mul64(s, shape[d], &s)) return 0;     /* only for shapes no array has */
   }
   return 1;
 }
@@ -46,7 +60,7 @@ int ga_is_f_contiguous(int ndim, const int64_t *shape, const int64_t *strides, i
     if (shape[d] == 0) return 1;
   for (int d = 0; d < ndim; d++) {
     if (shape[d] != 1 && strides[d] != s) return 0;
-    s *= shape[d];
+    if (!ga_mul64(s, shape[d], &s)) return 0;     /* only for shapes no array has */
   }
   return 1;
 }
@@ -97,13 +111,15 @@ int ga_merge_axes(int ndim, int64_t *shape, int nop, int64_t **strides) {
   if (nd == 0) return 0;
   /* merge axis d+1 into d when every operand steps over d exactly as a
   ** run of d+1 would */
+  /* (checked: the _merge_axes and _ew_layout hooks take any numbers) */
   int out = 0;
   for (int d = 1; d < nd; d++) {
-    int ok = 1;
+    int64_t run, merged;
+    int ok = ga_mul64(shape[out], shape[d], &merged);
     for (int k = 0; k < nop && ok; k++)
-      ok = strides[k][out] == strides[k][d] * shape[d];
+      ok = ga_mul64(strides[k][d], shape[d], &run) && strides[k][out] == run;
     if (ok) {
-      shape[out] *= shape[d];
+      shape[out] = merged;
       for (int k = 0; k < nop; k++) strides[k][out] = strides[k][d];
     } else {
       out++;
@@ -117,10 +133,14 @@ int ga_merge_axes(int ndim, int64_t *shape, int nop, int64_t **strides) {
 void ga_extent(int ndim, const int64_t *shape, const int64_t *strides,
                int64_t *lo, int64_t *hi) {
   int64_t l = 0, h = 0;
-  for (int d = 0; d < ndim; d++) {
+  for (int d = 0; d < ndim; d++)
     if (shape[d] == 0) { *lo = *hi = 0; return; }
-    int64_t span = (shape[d] - 1) * strides[d];
-    if (span < 0) l += span; else h += span;
+  /* saturating: arrays never get near, the layout hooks take any strides */
+  for (int d = 0; d < ndim; d++) {
+    int64_t span;
+    if (!ga_mul64(shape[d] - 1, strides[d], &span)) span = strides[d] < 0 ? INT64_MIN : INT64_MAX;
+    if (span < 0) { if (!ga_add64(l, span, &l)) l = INT64_MIN; }
+    else if (!ga_add64(h, span, &h)) h = INT64_MAX;
   }
   *lo = l;
   *hi = h;

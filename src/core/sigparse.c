@@ -514,6 +514,8 @@ static int read_kernel(ga_sigscan *s, lexer *x, const char *global_at, ga_sigker
   size_t m = last.n < sizeof k->name - 1 ? last.n : sizeof k->name - 1;
   memcpy(k->name, last.s, m);
   k->name[m] = '\0';
+  k->name_at = last.s;
+  k->name_len = last.n;
   /* parameters: split at top-level commas */
   const char *b = x->p;
   int depth = 1, angle = 0;
@@ -600,7 +602,7 @@ int ga_sig_find(const char *src, size_t len, const char *name, ga_sigkernel *k) 
   ga_sig_begin(&s, src, len);
   int found = 0;
   while (ga_sig_next(&s, k)) {
-    if (strlen(k->name) == bn && memcmp(k->name, base, bn) == 0 && (!lt || k->ntparams > 0)) {
+    if (k->name_len == bn && memcmp(k->name_at, base, bn) == 0 && (!lt || k->ntparams > 0)) {
       found = 1;
       break;
     }

@@ -348,7 +348,8 @@ static int convert_arg(lua_State *L, ga_state *ctx, rawkernel *k, int i, slot *s
         why = ga_value_from_int(dt, lua_toboolean(L, -1), &s->v);
       } else {
         lua_Number v = lua_tonumber(L, -1);
-        if (GA_IS_INT(dt) && v != (lua_Number)(int64_t)v && v == v && v > -0x1p63 && v < 0x1p63)
+        int64_t iv;     /* range first: converting NaN or 1e300 is undefined */
+        if (GA_IS_INT(dt) && v > -0x1p63 && v < 0x1p63 && !ga_double_to_int64(v, &iv))
           return arg_error(L, k, i, "%s is not an integer", lua_tostring(L, -1));
         why = ga_value_from_float(dt, v, &s->v);
       }
@@ -483,7 +484,7 @@ static int l_call(lua_State *L) {
   if (!fn || !ga_driver_launch(fn, grid, block, argp, shmem, s)) {
     /* no driver path, or it failed: the runtime launches, or names the
     ** failure (the same launch fails the same way, and nothing ran) */
-    cudaError_t err = cudaLaunchKernel((const void *)f, grid, block, argp, shmem, s);
+    cudaError_t err = ga_runtime_launch((const void *)f, grid, block, argp, shmem, s);
     if (err != cudaSuccess) return launch_error(L, k, err, shmem);
   }
   for (int i = 0; pinned && i < n; i++) {

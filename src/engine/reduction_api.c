@@ -589,9 +589,19 @@ static int l_kernel_tostring(lua_State *L) {
 /* The variant from an options table {kind=, vec=, ndk=, ndr=, idx64=, fin=}:
 ** ndk and ndr are axis counts, padded as the engine does (1 stays 1 for
 ** vectorised kernels, else 4 or 8); fin: the program finishing split rows */
-static int dims_bucket(int nd, int vec) {
+static int dims_bucket(lua_Integer nd, int vec) {
   if (nd <= 1 && vec > 1) return 1;
   return nd <= 4 ? 4 : 8;
+}
+
+/* An integer field of the variant table (def when absent) */
+static lua_Integer variant_int(lua_State *L, int idx, const char *key, lua_Integer def) {
+  lua_getfield(L, idx, key);
+  int isnum;
+  lua_Integer v = lua_tointegerx(L, -1, &isnum);
+  if (!isnum && !lua_isnil(L, -1)) ga_error(L, "_reduction_source: variant field %s must be an integer", key);
+  lua_pop(L, 1);
+  return isnum ? v : def;
 }
 
 static void read_variant(lua_State *L, int idx, ga_red_variant *v) {
@@ -601,20 +611,20 @@ static void read_variant(lua_State *L, int idx, ga_red_variant *v) {
   v->idx64 = 0;
   v->fin = 0;
   if (lua_isnoneornil(L, idx)) return;
-  luaL_checktype(L, idx, LUA_TTABLE);
+  if (!lua_istable(L, idx)) ga_error(L, "_reduction_source: the variant must be a table");
   lua_getfield(L, idx, "kind");
-  if (lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "col") == 0) v->kind = GA_RED_KIND_COL;
-  lua_getfield(L, idx, "vec");
-  v->vec = (int)luaL_optinteger(L, -1, 1);
-  lua_getfield(L, idx, "ndk");
-  v->ndk = dims_bucket((int)luaL_optinteger(L, -1, 1), v->vec);
-  lua_getfield(L, idx, "ndr");
-  v->ndr = dims_bucket((int)luaL_optinteger(L, -1, 1), v->vec);
+  if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "col") == 0) v->kind = GA_RED_KIND_COL;
   lua_getfield(L, idx, "idx64");
   v->idx64 = lua_toboolean(L, -1);
   lua_getfield(L, idx, "fin");
   v->fin = lua_toboolean(L, -1);
-  lua_pop(L, 6);
+  lua_pop(L, 3);
+  lua_Integer vec = variant_int(L, idx, "vec", 1);
+  if (vec != 1 && vec != 2 && vec != 4 && vec != 8 && vec != 16)
+    ga_error(L, "_reduction_source: vec must be 1, 2, 4, 8 or 16");
+  v->vec = (int)vec;
+  v->ndk = dims_bucket(variant_int(L, idx, "ndk", 1), v->vec);
+  v->ndr = dims_bucket(variant_int(L, idx, "ndr", 1), v->vec);
 }
 
 static int push_source(lua_State *L, const ga_red_code *c, const ga_red_variant *v) {
@@ -630,11 +640,13 @@ static int push_source(lua_State *L, const ga_red_code *c, const ga_red_variant 
 ** built-in reduction closure */
 static int l_builtin_source(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  if (!lua_getupvalue(L, 1, 2)) return ga_error(L, "_reduction_source: not a built-in reduction");
+  /* only our own closures hold a red_builtin as upvalue 2 */
+  if (lua_tocfunction(L, 1) != l_builtin_call || !lua_getupvalue(L, 1, 2))
+    return ga_error(L, "_reduction_source: not a built-in reduction");
   const red_builtin *bi = (const red_builtin *)lua_touserdata(L, -1);
   lua_pop(L, 1);
-  if (!bi) return ga_error(L, "_reduction_source: not a built-in reduction");
   int in_dt = ga_checkdtype(L, 2, -1, "_reduction_source");
+  if (in_dt < 0) return ga_error(L, "_reduction_source: an input dtype is required");
   ga_red_variant v;
   read_variant(L, 3, &v);
   int over = -1, out_dt;

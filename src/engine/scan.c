@@ -390,6 +390,7 @@ static int l_scan_source(lua_State *L) {
   memset(&v, 0, sizeof v);
   v.op = strcmp(op, "cumprod") == 0;
   v.tin = ga_checkdtype(L, 2, -1, "_scan_source");
+  if (v.tin < 0) return ga_error(L, "_scan_source: an input dtype is required");
   int acc, out;
   scan_types(v.tin, -1, &acc, &out);
   v.tout = ga_checkdtype(L, 3, out, "_scan_source");

@@ -59,6 +59,7 @@ static handles *state_handles(lua_State *L) {
 
 void *ga_lib_handle(lua_State *L, ga_state *ctx, const ga_libdesc *lib, cudaStream_t stream) {
   ga_device_enter(L, ctx);
+  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", lib->name);
   int d = ctx->device;
   if (d < 0 || d >= MAX_DEVICES) ga_error(L, "%s: device %d is past the %d this module handles", lib->name, d, MAX_DEVICES);
   handles *hs = state_handles(L);

@@ -47,9 +47,30 @@ CUfunction ga_driver_function(cudaKernel_t k) {
   return fn;
 }
 
+/* Fault injection (GPUARRAY_FAIL=launch:N) counts each launch once: a
+** failed driver launch is retried (through the driver again, then
+** ga_runtime_launch, which names the error); the retries of one launch
+** neither count again nor let an injected failure through */
+static _Thread_local int retry_counted, retry_injected;
+
 int ga_driver_launch(CUfunction fn, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s) {
-  return drv_launch && drv_launch(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
-                                  (CUstream)s, args, NULL) == CUDA_SUCCESS;
+  if (retry_injected) return 0;
+  if (!retry_counted && ga_fault(GA_FAULT_LAUNCH)) {
+    retry_counted = retry_injected = 1;
+    return 0;
+  }
+  int ok = drv_launch && drv_launch(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shmem,
+                                    (CUstream)s, args, NULL) == CUDA_SUCCESS;
+  retry_counted = !ok;
+  return ok;
+}
+
+cudaError_t ga_runtime_launch(const void *k, dim3 grid, dim3 block, void **args, size_t shmem,
+                              cudaStream_t s) {
+  int injected = retry_counted ? retry_injected : ga_fault(GA_FAULT_LAUNCH);
+  retry_counted = retry_injected = 0;
+  if (injected) return cudaErrorLaunchFailure;
+  return cudaLaunchKernel(k, grid, block, args, shmem, s);
 }
 
 /* (kernel, device) -> CUfunction, per thread: no lock on the hot path */
@@ -88,6 +109,6 @@ void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 b
   CUfunction fn = cached_function(k);
   if (fn && ga_driver_launch(fn, grid, block, args, shmem, stream)) return;
   /* no driver path, or it failed: the runtime names the error */
-  cudaError_t err = cudaLaunchKernel((const void *)k, grid, block, args, shmem, stream);
+  cudaError_t err = ga_runtime_launch((const void *)k, grid, block, args, shmem, stream);
   if (err != cudaSuccess) launch_failed(L, what, err);
 }

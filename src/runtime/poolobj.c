@@ -95,6 +95,11 @@ static ga_pool *current_pool(lua_State *L, ga_state *ctx) {
 
 ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
   ga_device_enter(L, ctx);
+  if (ga_fault(GA_FAULT_ALLOC))
+    ga_error(L, "out of device memory (requested %I bytes; injected: GPUARRAY_FAIL=alloc)", (lua_Integer)nbytes);
+  /* GC stress: every object the caller has not anchored is collected here
+  ** (lua_gc does nothing inside a finalizer; a stopped collector stays so) */
+  if (ga_gc_stress() && lua_gc(ctx->main, LUA_GCISRUNNING)) lua_gc(ctx->main, LUA_GCCOLLECT);
   ga_pool *p = current_pool(L, ctx);
   /* The collector cannot see device memory: make it work as if these bytes
   ** were Lua's, in batches so small arrays cost one addition */

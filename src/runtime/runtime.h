@@ -86,6 +86,10 @@ void *ga_driver_entry(const char *name);
 ** unavailable) */
 CUfunction ga_driver_function(cudaKernel_t k);
 int ga_driver_launch(CUfunction fn, dim3 grid, dim3 block, void **args, size_t shmem, cudaStream_t s);
+/* cudaLaunchKernel, through fault injection: the fallback of every launch
+** whose driver path is missing or failed */
+cudaError_t ga_runtime_launch(const void *k, dim3 grid, dim3 block, void **args, size_t shmem,
+                              cudaStream_t s);
 
 /* A launch with its error checked ("gpuarray: <what>: launch failed: ...") */
 void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 block,
