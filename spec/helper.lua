@@ -16,6 +16,16 @@ function helper.gpu_it(name, fn)
   end
 end
 
+--- Run a shell command; returns ok, output (stdout and stderr). The command
+-- and its children run without LD_PRELOAD, so that under `make asan` the
+-- compilers and tools a spec starts are not instrumented themselves.
+function helper.sh(cmd)
+  local p = io.popen("unset LD_PRELOAD; " .. cmd .. " 2>&1")
+  local out = p:read("a")
+  local ok = p:close()
+  return ok, out
+end
+
 --- A fresh seed per run, printed so a failure can be replayed.
 local seed = tonumber(os.getenv("GPUARRAY_SEED")) or (os.time() * 1000 + math.floor(os.clock() * 1e6) % 1000)
 math.randomseed(seed)

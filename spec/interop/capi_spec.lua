@@ -20,12 +20,7 @@ local lua_inc = os.getenv("LUA_INCDIR") or first_dir({ "/usr/include/lua5.4", "/
   "/usr/local/include", "/usr/include" })
 local cuda_inc = (os.getenv("CUDA_HOME") or "/usr/local/cuda") .. "/include"
 
-local function sh(cmd)
-  local p = io.popen(cmd .. " 2>&1")
-  local out = p:read("a")
-  local ok = p:close()
-  return ok, out
-end
+local sh = helper.sh
 
 local function compiles(compiler, flags, source)
   local path = os.tmpname()

@@ -5,12 +5,7 @@
 -- everything in C (each prints "<name>: ok").
 local helper = require "helper"
 
-local function sh(cmd)
-  local p = io.popen(cmd .. " 2>&1")
-  local out = p:read("a")
-  local ok = p:close()
-  return ok, out
-end
+local sh = helper.sh
 
 local built, build_log
 local function build()
