@@ -30,7 +30,8 @@ describe("device memory", function()
 
   gpu_it("<close> frees at scope exit", function()
     local pool = ga.get_default_memory_pool()
-    collectgarbage()   -- garbage of earlier cases is not freed in between (GPUARRAY_GC_STRESS collects at every allocation)
+    -- GPUARRAY_GC_STRESS collects at every allocation: free earlier garbage first
+    collectgarbage()
     collectgarbage()
     local before = pool:used_bytes()
     do
