@@ -41,4 +41,19 @@ function internal.opts(opts, fname)
   return opts
 end
 
+--- Lua's operators on Lua numbers, by operator (and "neg", "bnot" for the
+-- unary ones): what fuse computes on the host and jit folds, with Lua's meaning
+internal.host_ops = {
+  ["+"] = function(a, b) return a + b end, ["-"] = function(a, b) return a - b end,
+  ["*"] = function(a, b) return a * b end, ["/"] = function(a, b) return a / b end,
+  ["//"] = function(a, b) return a // b end, ["%"] = function(a, b) return a % b end,
+  ["^"] = function(a, b) return a ^ b end, ["&"] = function(a, b) return a & b end,
+  ["|"] = function(a, b) return a | b end, ["~"] = function(a, b) return a ~ b end,
+  ["<<"] = function(a, b) return a << b end, [">>"] = function(a, b) return a >> b end,
+  ["=="] = function(a, b) return a == b end, ["~="] = function(a, b) return a ~= b end,
+  ["<"] = function(a, b) return a < b end, ["<="] = function(a, b) return a <= b end,
+  [">"] = function(a, b) return a > b end, [">="] = function(a, b) return a >= b end,
+  neg = function(a) return -a end, bnot = function(a) return ~a end,
+}
+
 return internal

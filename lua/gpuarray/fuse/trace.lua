@@ -195,15 +195,7 @@ local LUA_OPS = {
   bitwise_and = "&", bitwise_or = "|", bitwise_xor = "~", left_shift = "<<", right_shift = ">>",
   negative = "neg", invert = "bnot",
 }
-local FOLD = {
-  ["+"] = function(a, b) return a + b end, ["-"] = function(a, b) return a - b end,
-  ["*"] = function(a, b) return a * b end, ["/"] = function(a, b) return a / b end,
-  ["//"] = function(a, b) return a // b end, ["%"] = function(a, b) return a % b end,
-  ["^"] = function(a, b) return a ^ b end, ["&"] = function(a, b) return a & b end,
-  ["|"] = function(a, b) return a | b end, ["~"] = function(a, b) return a ~ b end,
-  ["<<"] = function(a, b) return a << b end, [">>"] = function(a, b) return a >> b end,
-  neg = function(a) return -a end, bnot = function(a) return ~a end,
-}
+local FOLD = require("gpuarray.internal").host_ops   -- Lua operators on Lua numbers
 M.FOLD = FOLD
 
 function Graph:lua_op(name, a, b)

@@ -146,17 +146,7 @@ end
 local ARITH = { ["+"] = true, ["-"] = true, ["*"] = true }
 local CMP = { ["=="] = "==", ["~="] = "!=", ["<"] = "<", ["<="] = "<=", [">"] = ">", [">="] = ">=" }
 local BITS = { ["&"] = "&", ["|"] = "|", ["~"] = "^" }
-local FOLD = {
-  ["+"] = function(a, b) return a + b end, ["-"] = function(a, b) return a - b end,
-  ["*"] = function(a, b) return a * b end, ["/"] = function(a, b) return a / b end,
-  ["//"] = function(a, b) return a // b end, ["%"] = function(a, b) return a % b end,
-  ["^"] = function(a, b) return a ^ b end, ["&"] = function(a, b) return a & b end,
-  ["|"] = function(a, b) return a | b end, ["~"] = function(a, b) return a ~ b end,
-  ["<<"] = function(a, b) return a << b end, [">>"] = function(a, b) return a >> b end,
-  ["=="] = function(a, b) return a == b end, ["~="] = function(a, b) return a ~= b end,
-  ["<"] = function(a, b) return a < b end, ["<="] = function(a, b) return a <= b end,
-  [">"] = function(a, b) return a > b end, [">="] = function(a, b) return a >= b end,
-}
+local FOLD = require("gpuarray.internal").host_ops   -- constant folding, with Lua's meaning
 
 local function small(t)
   return (t.kind == "i" or t.kind == "u" or t.kind == "b") and t.size < 4
