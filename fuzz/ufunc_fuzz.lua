@@ -1,6 +1,6 @@
 --- ufuncs, operators and reductions on zero-size arrays (the host code:
 -- dispatch, broadcasting, casting, output allocation) with any operands.
-local F_is_array = require("gpuarray")._is_array
+local F_is_array = require("gpuarray.internal").is_array
 
 local UNARY = { "abs", "negative", "sqrt", "exp", "sin", "isnan", "logical_not", "invert", "sign", "conj",
                 "real", "imag", "rint", "square" }

@@ -284,16 +284,24 @@ return function(ga)
     if #repeats ~= n then
       fail(("repeat_: %d repeat counts given for an axis of length %d"):format(#repeats, n))
     end
+    -- the counts first: an empty result (a zero count total, or another
+    -- axis of length 0) is made without walking the counts
+    local total, empty = 0, false
+    for i = 1, n do
+      total = total + check_count(repeats[i], "repeat_", "each repeat count")
+      if total < 0 then fail("repeat_: the repeat counts add up past 2^63") end
+    end
+    for d = 1, #shape do empty = empty or (d ~= ax and shape[d] == 0) end
+    if total == 0 or empty then
+      shape[ax] = total
+      return ga.empty(shape, x.dtype)
+    end
     local idx, k = {}, 0
     for i = 1, n do
-      for _ = 1, check_count(repeats[i], "repeat_", "each repeat count") do
+      for _ = 1, repeats[i] do
         k = k + 1
         idx[k] = i
       end
-    end
-    if k == 0 then
-      shape[ax] = 0
-      return ga.empty(shape, x.dtype)
     end
     return ga.take(x, ga.array(idx, "int64"), ax)
   end

@@ -130,6 +130,13 @@ describe("fuzz findings: hangs", function()
     gaerror(function() return ga.array(t) end, "too large")
   end)
 
+  it("repeat_ of an empty array with huge counts returns at once (found by CI's fuzz run)", function()
+    local r = ga.repeat_(ga.empty({ 2, 3, 0 }, "uint64"), { 0, 2147483648, 0 }, 2)
+    assert.same({ 2, 2147483648, 0 }, r.shape)
+    assert.equal("uint64", r.dtype)
+    gaerror(function() return ga.repeat_(ga.empty({ 2, 0 }), { math.maxinteger, 1 }, 1) end, "past 2^63")
+  end)
+
   it("lists are read raw: an endless __index cannot make them endless", function()
     local endless = setmetatable({ 1, 2 }, { __index = function(_, k) return k end })
     local parts = ga.split(ga.empty({ 0, 3 }), endless, 2)
