@@ -165,19 +165,25 @@ return function(ga)
 
   -- ---------------------------------------------------------------------
   -- complex transforms
-  local function cfftn(fname, inverse)
-    return function(x, s, axes, norm, two)
+  -- ga.fft.NAME(x[, s][, axes][, norm]) over impl(x, s, axes, norm, fname),
+  -- which receives checked arguments; two: the 2-D forms' default axes
+  local function nd_entry(name, impl, two)
+    local fname = "fft." .. name
+    return function(x, s, axes, norm)
       x, s, axes, norm = argsn(x, s, axes, norm, fname, two)
+      return impl(x, s, axes, norm, fname)
+    end
+  end
+
+  local function cfftn(inverse)
+    return function(x, s, axes, norm, fname)
       x = resize_all(as_complex(x), s, axes, fname)
       local f = norm_factor(norm, count(x, axes), not inverse, fname)
       return scaled(c2c(x, axes, inverse), f)
     end
   end
-  local fftn_, ifftn_ = cfftn("fft.fftn", false), cfftn("fft.ifftn", true)
-  function fft.fftn(x, s, axes, norm) return fftn_(x, s, axes, norm) end
-  function fft.ifftn(x, s, axes, norm) return ifftn_(x, s, axes, norm) end
-  function fft.fft2(x, s, axes, norm) return fftn_(x, s, axes, norm, true) end
-  function fft.ifft2(x, s, axes, norm) return ifftn_(x, s, axes, norm, true) end
+  fft.fftn, fft.fft2 = nd_entry("fftn", cfftn(false)), nd_entry("fft2", cfftn(false), true)
+  fft.ifftn, fft.ifft2 = nd_entry("ifftn", cfftn(true)), nd_entry("ifft2", cfftn(true), true)
 
   local function cfft1(fname, inverse)
     return function(x, n, axis, norm)
@@ -240,26 +246,8 @@ return function(ga)
     return scaled(r, f)
   end
 
-  function fft.rfftn(x, s, axes, norm)
-    local fname = "fft.rfftn"
-    x, s, axes, norm = argsn(x, s, axes, norm, fname)
-    return rfftn_(x, s, axes, norm, fname)
-  end
-  function fft.rfft2(x, s, axes, norm)
-    local fname = "fft.rfft2"
-    x, s, axes, norm = argsn(x, s, axes, norm, fname, true)
-    return rfftn_(x, s, axes, norm, fname)
-  end
-  function fft.irfftn(x, s, axes, norm)
-    local fname = "fft.irfftn"
-    x, s, axes, norm = argsn(x, s, axes, norm, fname)
-    return irfftn_(x, s, axes, norm, fname)
-  end
-  function fft.irfft2(x, s, axes, norm)
-    local fname = "fft.irfft2"
-    x, s, axes, norm = argsn(x, s, axes, norm, fname, true)
-    return irfftn_(x, s, axes, norm, fname)
-  end
+  fft.rfftn, fft.rfft2 = nd_entry("rfftn", rfftn_), nd_entry("rfft2", rfftn_, true)
+  fft.irfftn, fft.irfft2 = nd_entry("irfftn", irfftn_), nd_entry("irfft2", irfftn_, true)
   function fft.rfft(x, n, axis, norm)
     local fname = "fft.rfft"
     x, n, axis, norm = args1(x, n, axis, norm, fname)

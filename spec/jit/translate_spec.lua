@@ -78,20 +78,8 @@ local SCALE = 0.5
 local FLAG = true
 local consts = { N = 4 }
 
-local function saxpy(a, x, y, out, n)
-  local i = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
-  if i < n then
-    out[i] = a * x[i] + y[i]
-  end
-end
-
-local function elementwise_copy(x, y, size)
-  local tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
-  local ntid = jit.gridDim.x * jit.blockDim.x
-  for i = tid, size - 1, ntid do
-    y[i] = x[i]
-  end
-end
+local K = require "jit_kernels"
+local saxpy, elementwise_copy = K.saxpy, K.elementwise_copy
 
 local function block_sum(x, out)
   local s = jit.shared_memory("float32", 256)
