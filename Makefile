@@ -22,10 +22,11 @@ WERROR  ?= -Werror
 WARN     = -Wall -Wextra $(WERROR) -Wno-unused-parameter
 ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
              -I$(LUA_INCDIR) -I$(CUDA_INCDIR) -Isrc -Ibuild -Iinclude
-# the toolkit libraries the module links (never libcuda: it loads without a driver)
+# the toolkit libraries the module links (never libcuda: it loads without a
+# driver; never libnccl: src/libs/nccl_load.c opens it when first used)
 CUDA_LIBS  = -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lcusparse
 ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
-              $(CUDA_LIBS) -lpthread -lm
+              $(CUDA_LIBS) -ldl -lpthread -lm
 
 BUILD   = build
 SO      = $(BUILD)/gpuarray/core.so
@@ -36,7 +37,7 @@ KERNELS = $(sort $(wildcard kernels/*/*.cuh))
 # every Lua file under lua/gpuarray/ (submodules in folders included)
 LUA_FILES = $(patsubst lua/%,%,$(shell find lua/gpuarray -name '*.lua' | sort))
 
-.PHONY: all test demo bench lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
+.PHONY: all test demo bench bench-multi lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
 
 all: prereqs $(SO)
 
@@ -88,6 +89,10 @@ demo: deps-build $(SO)
 
 bench: deps-build $(SO)
 	@LUA_PATH="lua/?.lua;lua/?/init.lua;./?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/run.lua
+
+# two GPUs or more: ga.nccl's all-reduce bus bandwidth beside PyTorch's
+bench-multi: deps-build $(SO)
+	@LUA=$(LUA) sh bench/multi_gpu/run.sh
 
 lint: deps-lint
 	luacheck lua spec examples bench tools

@@ -78,5 +78,6 @@ require("gpuarray.benchmark")(ga)
 require("gpuarray.jit")(ga)
 require("gpuarray.fuse")(ga)
 require("gpuarray.graph")(ga)
+require("gpuarray.nccl")(ga)
 
 return ga

@@ -104,6 +104,10 @@ void ga_fill(lua_State *L, ga_state *ctx, ga_array *dst, const ga_value *v);
 ** floored first); exact_last pins the last value */
 void ga_arange_fill(lua_State *L, ga_state *ctx, ga_array *dst, double start, double step,
                     int64_t istart, int64_t istep, int use_int, int exact_last, double last);
+/* peer.c: push a copy (of dtype, or its own when < 0) of the array at idx,
+** which is on another device, on the current device */
+void ga_copy_across(lua_State *L, ga_state *ctx, int idx, int dtype);
+
 /* Push a C-contiguous copy of a (or a itself when already contiguous and
 ** same dtype and !force) */
 ga_array *ga_contiguous(lua_State *L, ga_state *ctx, int idx, int dtype, int force);

@@ -305,8 +305,8 @@ ga_array *ga_contiguous(lua_State *L, ga_state *ctx, int idx, int dtype, int for
     lua_pushvalue(L, idx);
     return a;
   }
+  ga_check_device(L, ctx, a, "copy");   /* another device's: ga_copy_across */
   ga_array *c = ga_new_array(L, ctx, dtype, a->ndim, a->shape);
-  c->device = a->device;
   ga_copy_into(L, ctx, c, a, "copy");
   return c;
 }

@@ -483,9 +483,12 @@ static int l_copy(lua_State *L) {
   ga_array *a = ga_checkarray(L, 1);
   const char *order = lua_isnoneornil(L, 2) ? "C" : ga_checkstring(L, 2, "copy", "order");
   ga_state *ctx = ga_ctx(L);
+  if (a->device != ctx->device) {   /* under another device's scope: a copy there */
+    ga_copy_across(L, ctx, 1, -1);
+    return 1;
+  }
   if (order[0] == 'F' || (order[0] == 'A' && (a->flags & GA_F_F) && !(a->flags & GA_F_C))) {
     ga_array *c = ga_new_array(L, ctx, a->dtype, a->ndim, a->shape);
-    c->device = a->device;
     int64_t s = ga_dtypes[a->dtype].itemsize;
     for (int d = 0; d < a->ndim; d++) {
       c->strides[d] = s;
@@ -516,8 +519,11 @@ static int l_astype(lua_State *L) {
     return 1;
   }
   ga_state *ctx = ga_ctx(L);
+  if (a->device != ctx->device) {
+    ga_copy_across(L, ctx, 1, t);
+    return 1;
+  }
   ga_array *c = ga_new_array(L, ctx, t, a->ndim, a->shape);
-  c->device = a->device;
   ga_copy_into(L, ctx, c, a, "astype");
   return 1;
 }

@@ -267,31 +267,15 @@ static int dtype_and_opts(lua_State *L, int idx, int *has_opts, const char *fnam
   return ga_checkdtype(L, idx, -1, fname);
 }
 
-/* A copy of an array, possibly from another device */
+/* A copy of an array, possibly from another device (peer.c) */
 static void copy_array(lua_State *L, ga_state *ctx, int idx, int dtype) {
   ga_array *a = ga_checkarray(L, idx);
-  if (dtype < 0) dtype = a->dtype;
-  if (a->device == ctx->device) {
-    ga_array *c = ga_new_array(L, ctx, dtype, a->ndim, a->shape);
-    ga_copy_into(L, ctx, c, a, "array");
+  if (a->device != ctx->device) {
+    ga_copy_across(L, ctx, idx, dtype);
     return;
   }
-  /* across devices: contiguous on the source device, a peer copy, then cast */
-  int saved = ctx->device;
-  ctx->device = a->device;
-  ga_contiguous(L, ctx, idx, -1, 0);
-  ctx->device = saved;
-  ga_array *src = ga_toarray(L, -1);
-  ga_array *c = ga_new_array(L, ctx, a->dtype, a->ndim, a->shape);
-  size_t n = (size_t)(a->size * ga_dtypes[a->dtype].itemsize);
-  if (n) ga_cuda_check(L, cudaMemcpyPeerAsync(c->data, c->device, src->data, src->device, n, ctx->stream),
-                       "cudaMemcpyPeerAsync");
-  lua_remove(L, -2);
-  if (dtype != a->dtype) {
-    ga_array *d = ga_new_array(L, ctx, dtype, a->ndim, a->shape);
-    ga_copy_into(L, ctx, d, c, "array");
-    lua_remove(L, -2);
-  }
+  ga_array *c = ga_new_array(L, ctx, dtype < 0 ? a->dtype : dtype, a->ndim, a->shape);
+  ga_copy_into(L, ctx, c, a, "array");
 }
 
 static int make_array(lua_State *L, int as_is, const char *fname) {

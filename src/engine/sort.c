@@ -255,12 +255,12 @@ static int l_sort(lua_State *L) {
   int mode = luaL_checkoption(L, 3, NULL, modes);
   ga_array *perm = lua_isnoneornil(L, 4) ? NULL : ga_checkarray(L, 4);
   if (x0->dtype == GA_COMPLEX128) ga_error(L, "sort: internal: complex128 is sorted as two float64 keys");
-  if (x0->size >= ((int64_t)1 << 32) - 1) ga_error(L, "sort: at most 2^32 - 2 elements, got %lld", (long long)x0->size);
+  if (x0->size >= ((int64_t)1 << 32) - 1) ga_error(L, "sort: at most 2^32 - 2 elements, got %I", (lua_Integer)x0->size);
   if (x0->size > 0 && (rowlen <= 0 || x0->size % rowlen))
-    ga_error(L, "sort: internal: row length %lld does not divide %lld elements", (long long)rowlen,
-             (long long)x0->size);
+    ga_error(L, "sort: internal: row length %I does not divide %I elements", (lua_Integer)rowlen,
+             (lua_Integer)x0->size);
   if (perm && (perm->dtype != GA_UINT32 || !(perm->flags & GA_F_C) || perm->size != x0->size))
-    ga_error(L, "sort: internal: perm must be a contiguous uint32 array of %lld elements", (long long)x0->size);
+    ga_error(L, "sort: internal: perm must be a contiguous uint32 array of %I elements", (lua_Integer)x0->size);
   ga_check_device(L, ctx, x0, "sort");
   ga_array *x = ga_contiguous(L, ctx, 1, x0->dtype, 0);
   int64_t n = x->size;

@@ -125,8 +125,8 @@ static int sp_dense(lua_State *L, int matrix) {
   int t = a.val->dtype;
   int64_t in_rows = trans ? m : n, out_rows = trans ? n : m;
   if (x->dtype != t || !(x->flags & GA_F_C) || x->ndim != (matrix ? 2 : 1) || x->shape[0] != in_rows)
-    ga_error(L, "%s: internal: the dense operand must be C-contiguous %s with %lld rows", fname,
-             ga_dtypes[t].name, (long long)in_rows);
+    ga_error(L, "%s: internal: the dense operand must be C-contiguous %s with %I rows", fname,
+             ga_dtypes[t].name, (lua_Integer)in_rows);
   ga_check_device(L, ctx, x, fname);
   int64_t k = matrix ? x->shape[1] : 1;
   int64_t shape[2] = {out_rows, k};

@@ -1,0 +1,19 @@
+#!/bin/sh
+# make bench-multi: the all-reduce bandwidth of ga.nccl beside PyTorch's,
+# one process per GPU, same machine, same call, same NCCL library when
+# PyTorch's can be found (its wheel's libnccl, handed to gpuarray through
+# GPUARRAY_NCCL), and the ratio of the bus bandwidths.
+set -e
+export NCCL_NVLS_ENABLE=0       # NVLink multicast stays off on shared machines
+n=${NRANKS:-2}
+bytes=${BYTES:-1073741824}
+if [ -z "$GPUARRAY_NCCL" ]; then
+  lib=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null || true)
+  [ -n "$lib" ] && [ -f "$lib" ] && export GPUARRAY_NCCL="$lib"
+fi
+ours=$(LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" ${LUA:-lua5.4} examples/multi_gpu/launch.lua "$n" bench/multi_gpu/allreduce.lua "$bytes" | grep 'gpuarray allreduce')
+theirs=$(python3 bench/multi_gpu/torch_allreduce.py "$n" "$bytes" 2>&1 | grep 'torch allreduce')
+echo "${ours#\[rank 0\] }"
+echo "$theirs"
+a=$(echo "$ours" | sed 's/.*busbw=//'); b=$(echo "$theirs" | sed 's/.*busbw=//')
+echo "allreduce_busbw_ratio $(echo "$a $b" | awk '{printf "%.3f", $1 / $2}') (gpuarray / torch.distributed)"

@@ -1,0 +1,60 @@
+--- ga.nccl: several GPUs through NCCL (CuPy's cupy.cuda.nccl, the Lua way).
+-- The communicators and collectives are C (src/libs/nccl.c, NCCL loaded on
+-- first use); this file makes the public table, lets Communicator be called
+-- and carry init_all, runs each collective with its communicator's device
+-- current (so one process can drive several GPUs without a scope per call),
+-- and adds ga.nccl.group(fn).
+return function(ga)
+  local internal = require "gpuarray.internal"
+  local raw = ga._core._nccl
+  local nccl = {
+    available = raw.available,
+    get_version = raw.get_version,
+    get_unique_id = raw.get_unique_id,
+    group_start = raw.group_start,
+    group_end = raw.group_end,
+  }
+
+  -- Collectives queue on the current stream of the communicator's device:
+  -- make that device current for the call, and restore the caller's after,
+  -- errors included.
+  local methods = raw.methods
+  for _, name in ipairs({ "all_reduce", "reduce", "broadcast", "all_gather", "reduce_scatter", "send", "recv",
+                          "async_error" }) do
+    local op = methods[name]
+    methods[name] = function(comm, ...)
+      local device = comm.device
+      if device == ga.get_device_id() then return op(comm, ...) end
+      local _ <close> = ga.Device(device):scope()
+      return op(comm, ...)
+    end
+  end
+
+  --- ga.nccl.Communicator(nranks, id, rank): rank (0-based) of nranks on
+  -- the current device; id is ga.nccl.get_unique_id() of one of the ranks.
+  -- Communicator.init_all(devices): one process, one communicator per
+  -- device (a count n for devices 0..n-1, or a list of ids), rank order.
+  nccl.Communicator = setmetatable({ init_all = raw.init_all }, {
+    __call = function(_, nranks, id, rank) return raw.Communicator(nranks, id, rank) end,
+  })
+
+  --- ga.nccl.group(fn, ...): fn(...) between group_start and group_end, so
+  -- NCCL launches what it queued together (several devices from one
+  -- thread, or sends and receives that would wait for each other). The
+  -- group is ended even when fn raises; then the error goes on.
+  function nccl.group(fn, ...)
+    if type(fn) ~= "function" then
+      internal.fail("nccl.group: expected a function, got " .. type(fn))
+    end
+    raw.group_start()
+    local res = table.pack(pcall(fn, ...))
+    if not res[1] then
+      pcall(raw.group_end)   -- fn's error is the one to report
+      error(res[2], 0)
+    end
+    raw.group_end()
+    return table.unpack(res, 2, res.n)
+  end
+
+  ga.nccl = nccl
+end
