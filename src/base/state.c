@@ -60,6 +60,20 @@ void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_
   lua_pop(L, 1);
 }
 
+void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close) {
+  if (luaL_newmetatable(L, mt)) {
+    ga_state_push(L);
+    lua_pushcclosure(L, close, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "__close");
+    lua_newtable(L);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "close");   /* scope:close() by hand */
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+}
+
 void ga_push_methods(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &methods_key) != LUA_TTABLE) {
     lua_pop(L, 1);
