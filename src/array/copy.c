@@ -67,35 +67,19 @@ static void wrapper(char *w, size_t cap, const char *name, int kind, int tout, i
   }
 }
 
-/* A copy.cuh instantiation, written only when the memo misses */
-typedef struct {
-  ga_tkreq req;
-  int kind, tout, tin, v, nd, idx64;
-} copy_src;
-
-static void write_copy(const ga_tkreq *req, ga_buf *b) {
-  const copy_src *c = (const copy_src *)req;
-  char w[640];
-  wrapper(w, sizeof w, "k", c->kind, c->tout, c->tin, c->v, c->nd, c->idx64);
-  ga_buf_add(b, w);
-}
+static void copy_line(char *w, size_t cap, const int *p) { wrapper(w, cap, "k", p[0], p[1], p[2], p[3], p[4], p[5]); }
 
 static const char *const copy_parts[] = {"common", "copy", NULL};
+static const ga_tkline copy_family = {{'c', 'p'}, copy_parts, copy_line};
 
 static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, int kind, int tout, int tin, int v, int nd,
                                int idx64) {
-  /* the key: what the wrapper instantiates (ga_tkernel adds the device) */
-  const uint8_t key[8] = {'c', 'p', (uint8_t)kind, (uint8_t)tout, (uint8_t)tin, (uint8_t)v, (uint8_t)nd,
-                          (uint8_t)idx64};
-  copy_src c = {{"copy", copy_parts, write_copy, NULL, NULL, 0, NULL}, kind, tout, tin, v, nd, idx64};
-  return ga_tkernel(L, ctx, key, sizeof key, &c.req);
+  const int p[] = {kind, tout, tin, v, nd, idx64};
+  return ga_tkernel_line(L, ctx, &copy_family, "copy", 6, p);
 }
 
 static unsigned grid_for(lua_State *L, ga_state *ctx, int64_t work) {
-  int64_t blocks = (work + THREADS - 1) / THREADS;
-  int64_t cap = (int64_t)ga_device_info(L, ctx->device)->sm_count * 64;
-  if (blocks > cap) blocks = cap;
-  return (unsigned)(blocks > 0 ? blocks : 1);
+  return ga_grid_for(L, ctx->device, (uint64_t)work, THREADS, 64);
 }
 
 /* ===================================================================== */
