@@ -61,6 +61,9 @@ void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
 ** closure index(self, key) over the context and a table of methods */
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
                  lua_CFunction index);
+/* The same over the method table on top (popped): one that others fill too
+** (the ndarray's, ga_push_methods) */
+void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index);
 /* Metatable mt (made once) of the object a :scope() method returns for
 ** `local _ <close> = x:scope()`: close (context upvalue) serves both
 ** __close and a close() method, for leaving the scope by hand */

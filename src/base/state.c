@@ -48,16 +48,21 @@ void ga_setfuncs(lua_State *L, const luaL_Reg *funcs) {
   luaL_setfuncs(L, funcs, 1);
 }
 
-void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
-                 lua_CFunction index) {
+void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index) {
   luaL_newmetatable(L, mt);
   ga_setfuncs(L, meta);
   ga_state_push(L);
-  lua_newtable(L);
-  ga_setfuncs(L, methods);
+  lua_pushvalue(L, -3);
   lua_pushcclosure(L, index, 2);
   lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  lua_pop(L, 2);
+}
+
+void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
+                 lua_CFunction index) {
+  lua_newtable(L);
+  ga_setfuncs(L, methods);
+  ga_new_type_over(L, mt, meta, index);
 }
 
 void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close) {
