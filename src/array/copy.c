@@ -30,9 +30,8 @@ enum { K_FLAT, K_STRIDED, K_TILED, K_FILL_FLAT, K_FILL_STRIDED, K_ARANGE };
 ** paths and the CI compile spec (_copy_wrapper) share it. */
 static void wrapper(char *w, size_t cap, const char *name, int kind, int tout, int tin, int v, int nd,
                     int idx64) {
-  const char *I = idx64 ? "unsigned long long" : "unsigned";
-  const char *O = idx64 ? "long long" : "int";
-  const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
+  const ga_ixnames n = ga_ix_names(idx64);
+  const char *I = n.I, *O = n.O, *IX = n.IX;
   switch (kind) {
     case K_FLAT:
       snprintf(w, cap, "extern \"C\" __global__ void %s(%s *d, const %s *s, %s n) "

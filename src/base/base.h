@@ -55,6 +55,11 @@ typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_NHOOKS } g
 int ga_push_hook(lua_State *L, ga_hook h);
 void ga_open_state(lua_State *L);      /* core._set_hooks */
 
+/* t.k = v for the table t on top (result tables of the module) */
+void ga_setint(lua_State *L, const char *k, lua_Integer v);
+void ga_setbool(lua_State *L, const char *k, int v);
+void ga_setstr(lua_State *L, const char *k, const char *v);
+
 /* Register funcs into the table on top with the context as their upvalue */
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
 /* Metatable mt with the metamethods meta (context upvalue) and an __index

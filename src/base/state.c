@@ -43,6 +43,21 @@ void ga_state_push(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
 }
 
+void ga_setint(lua_State *L, const char *k, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, k);
+}
+
+void ga_setbool(lua_State *L, const char *k, int v) {
+  lua_pushboolean(L, v);
+  lua_setfield(L, -2, k);
+}
+
+void ga_setstr(lua_State *L, const char *k, const char *v) {
+  lua_pushstring(L, v);
+  lua_setfield(L, -2, k);
+}
+
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
   luaL_setfuncs(L, funcs, 1);

@@ -40,9 +40,8 @@ static const char *ct(int t) { return ga_dtypes[t].ctype; }
 ** dtype, v: the values' dtype (scatter, put), ix: the index dtype. */
 static void wrapper(char *w, size_t cap, const char *name, int kind, int t, int v, int ix, int vec, int nd,
                     int idx64) {
-  const char *I = idx64 ? "unsigned long long" : "unsigned";
-  const char *O = idx64 ? "long long" : "int";
-  const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
+  const ga_ixnames n = ga_ix_names(idx64);
+  const char *I = n.I, *O = n.O, *IX = n.IX;
   switch (kind) {
     case K_GATHER_FLAT:
       snprintf(w, cap, "extern \"C\" __global__ void %s(%s *out, const char *x, const %s *idx, %s m, %s n, "

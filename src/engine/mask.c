@@ -57,8 +57,8 @@ static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, in
                vt(tv), nd, vt(tv), nd, V, vt(tv), nd);
       break;
     default: {
-      const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
-      const char *I = idx64 ? "unsigned long long" : "unsigned", *O = idx64 ? "long long" : "int";
+      const ga_ixnames n = ga_ix_names(idx64);
+      const char *IX = n.IX, *I = n.I, *O = n.O;
       snprintf(w, cap, "extern \"C\" __global__ void k(char *x, const char *m, const %s<%d, 2> ix, %s n, "
                "const %s v, const %s *vp) {\n"
                "  ga_mask_fill<%s, %s<%d, 2>, %s, %s>(x, m, ix, n, v, vp);\n}\n",
