@@ -179,6 +179,15 @@ int ga_pinned_set(lua_State *L);
 
 void ga_open_pinned(lua_State *L);
 
+/* The metamethods both array types answer (ndarray.c, pinned.c), listed
+** once so that code handed either sees one protocol: release serves __gc
+** and __close, index is __index over the context and the method table on
+** top (popped). Their bodies are each type's own. */
+typedef struct {
+  lua_CFunction release, index, newindex, len, tostring;
+} ga_arraylike;
+void ga_new_arraylike(lua_State *L, const char *mt, const ga_arraylike *t);
+
 /* The result dtype of the Lua values at [first, first+n): arrays, dtype
 ** specifiers and typed scalars are strong, Lua numbers and booleans weak;
 ** a Lua integer that does not fit an integer result raises. */

@@ -30,9 +30,8 @@ enum { K_FLAT, K_STRIDED, K_TILED, K_FILL_FLAT, K_FILL_STRIDED, K_ARANGE };
 ** paths and the CI compile spec (_copy_wrapper) share it. */
 static void wrapper(char *w, size_t cap, const char *name, int kind, int tout, int tin, int v, int nd,
                     int idx64) {
-  const char *I = idx64 ? "unsigned long long" : "unsigned";
-  const char *O = idx64 ? "long long" : "int";
-  const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
+  const ga_ixnames n = ga_ix_names(idx64);
+  const char *I = n.I, *O = n.O, *IX = n.IX;
   switch (kind) {
     case K_FLAT:
       snprintf(w, cap, "extern \"C\" __global__ void %s(%s *d, const %s *s, %s n) "
@@ -67,35 +66,19 @@ static void wrapper(char *w, size_t cap, const char *name, int kind, int tout, i
   }
 }
 
-/* A copy.cuh instantiation, written only when the memo misses */
-typedef struct {
-  ga_tkreq req;
-  int kind, tout, tin, v, nd, idx64;
-} copy_src;
-
-static void write_copy(const ga_tkreq *req, ga_buf *b) {
-  const copy_src *c = (const copy_src *)req;
-  char w[640];
-  wrapper(w, sizeof w, "k", c->kind, c->tout, c->tin, c->v, c->nd, c->idx64);
-  ga_buf_add(b, w);
-}
+static void copy_line(char *w, size_t cap, const int *p) { wrapper(w, cap, "k", p[0], p[1], p[2], p[3], p[4], p[5]); }
 
 static const char *const copy_parts[] = {"common", "copy", NULL};
+static const ga_tkline copy_family = {{'c', 'p'}, copy_parts, copy_line};
 
 static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, int kind, int tout, int tin, int v, int nd,
                                int idx64) {
-  /* the key: what the wrapper instantiates (ga_tkernel adds the device) */
-  const uint8_t key[8] = {'c', 'p', (uint8_t)kind, (uint8_t)tout, (uint8_t)tin, (uint8_t)v, (uint8_t)nd,
-                          (uint8_t)idx64};
-  copy_src c = {{"copy", copy_parts, write_copy, NULL, NULL, 0, NULL}, kind, tout, tin, v, nd, idx64};
-  return ga_tkernel(L, ctx, key, sizeof key, &c.req);
+  const int p[] = {kind, tout, tin, v, nd, idx64};
+  return ga_tkernel_line(L, ctx, &copy_family, "copy", 6, p);
 }
 
 static unsigned grid_for(lua_State *L, ga_state *ctx, int64_t work) {
-  int64_t blocks = (work + THREADS - 1) / THREADS;
-  int64_t cap = (int64_t)ga_device_info(L, ctx->device)->sm_count * 64;
-  if (blocks > cap) blocks = cap;
-  return (unsigned)(blocks > 0 ? blocks : 1);
+  return ga_grid_for(L, ctx->device, (uint64_t)work, THREADS, 64);
 }
 
 /* ===================================================================== */
@@ -111,33 +94,48 @@ static int pick_vec(const void *a, int asize, const void *b, int bsize, int64_t 
   return v;
 }
 
-static void copy_flat(lua_State *L, ga_state *ctx, int tout, void *dst, int tin, const void *src,
-                      int64_t n) {
-  int v = pick_vec(dst, ga_dtypes[tout].itemsize, src, ga_dtypes[tin].itemsize, n);
+/* The flat kernels of copy and fill (kind K_FLAT, K_FILL_FLAT) over n
+** elements, v per thread; a0 and a1 point at the leading arguments (the
+** destination, then the source or the value), the count follows. */
+static void launch_flat(lua_State *L, ga_state *ctx, const char *what, int kind, int tout, int tin, int v,
+                        int64_t n, void *a0, void *a1) {
   int idx64 = n >= ((int64_t)1 << 31) - 16;
-  cudaKernel_t k = get_kernel(L, ctx, K_FLAT, tout, tin, v, 1, idx64);
+  cudaKernel_t k = get_kernel(L, ctx, kind, tout, tin, v, 1, idx64);
   int64_t threads_needed = (n + v - 1) / v;
   unsigned grid = (unsigned)((threads_needed + THREADS - 1) / THREADS);
   uint64_t n64 = (uint64_t)n;
   uint32_t n32 = (uint32_t)n;
-  void *args[] = {&dst, &src, idx64 ? (void *)&n64 : (void *)&n32};
-  ga_launch(L, "copy", k, dim3_make(grid, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
+  void *args[] = {a0, a1, idx64 ? (void *)&n64 : (void *)&n32};
+  ga_launch(L, what, k, dim3_make(grid, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
+}
+
+/* The strided kernels (K_STRIDED over 2 operands, K_FILL_STRIDED over 1):
+** the leading arguments, the indexer, the count */
+static void launch_strided(lua_State *L, ga_state *ctx, const char *what, int kind, int tout, int tin, int nd,
+                           int64_t *shape, int nop, int64_t **strides, void *a0, void *a1) {
+  int64_t n = ga_shape_size(nd, shape);
+  int idx64 = !ga_fits32(nd, shape, nop, strides);
+  ga_ixbuf ix;
+  if (idx64) ga_pack_indexer64(&ix, nd, shape, nop, strides);
+  else ga_pack_indexer32(&ix, nd, shape, nop, strides);
+  cudaKernel_t k = get_kernel(L, ctx, kind, tout, tin, 0, nd, idx64);
+  uint64_t n64 = (uint64_t)n;
+  uint32_t n32 = (uint32_t)n;
+  void *args[] = {a0, a1, ix.bytes, idx64 ? (void *)&n64 : (void *)&n32};
+  ga_launch(L, what, k, dim3_make(grid_for(L, ctx, n), 1, 1), dim3_make(THREADS, 1, 1), args, 0,
+            ctx->stream);
+}
+
+static void copy_flat(lua_State *L, ga_state *ctx, int tout, void *dst, int tin, const void *src,
+                      int64_t n) {
+  int v = pick_vec(dst, ga_dtypes[tout].itemsize, src, ga_dtypes[tin].itemsize, n);
+  launch_flat(L, ctx, "copy", K_FLAT, tout, tin, v, n, &dst, (void *)&src);
 }
 
 static void copy_strided(lua_State *L, ga_state *ctx, int tout, void *dst, int tin, const void *src,
                          int nd, int64_t *shape, int64_t *dstr, int64_t *sstr) {
   int64_t *strides[2] = {dstr, sstr};
-  int64_t n = ga_shape_size(nd, shape);
-  int idx64 = !ga_fits32(nd, shape, 2, strides);
-  ga_ixbuf ix;
-  if (idx64) ga_pack_indexer64(&ix, nd, shape, 2, strides);
-  else ga_pack_indexer32(&ix, nd, shape, 2, strides);
-  cudaKernel_t k = get_kernel(L, ctx, K_STRIDED, tout, tin, 0, nd, idx64);
-  uint64_t n64 = (uint64_t)n;
-  uint32_t n32 = (uint32_t)n;
-  void *args[] = {&dst, &src, ix.bytes, idx64 ? (void *)&n64 : (void *)&n32};
-  ga_launch(L, "copy", k, dim3_make(grid_for(L, ctx, n), 1, 1), dim3_make(THREADS, 1, 1), args, 0,
-            ctx->stream);
+  launch_strided(L, ctx, "copy", K_STRIDED, tout, tin, nd, shape, 2, strides, &dst, (void *)&src);
 }
 
 /* The tiled transpose applies to a merged space of 2 or 3 axes whose last
@@ -250,29 +248,12 @@ void ga_fill(lua_State *L, ga_state *ctx, ga_array *dst, const ga_value *v) {
     }
     int64_t n = shape[0];
     int vec = pick_vec(ptr, (int)isz, ptr, (int)isz, n);
-    int idx64 = n >= ((int64_t)1 << 31) - 16;
-    cudaKernel_t k = get_kernel(L, ctx, K_FILL_FLAT, t, t, vec, 1, idx64);
-    int64_t threads_needed = (n + vec - 1) / vec;
-    unsigned grid = (unsigned)((threads_needed + THREADS - 1) / THREADS);
-    uint64_t n64 = (uint64_t)n;
-    uint32_t n32 = (uint32_t)n;
     ga_value val = *v;
-    void *args[] = {&ptr, &val, idx64 ? (void *)&n64 : (void *)&n32};
-    ga_launch(L, "fill", k, dim3_make(grid, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
+    launch_flat(L, ctx, "fill", K_FILL_FLAT, t, t, vec, n, &ptr, &val);
     return;
   }
-  int64_t n = ga_shape_size(nd, shape);
-  int idx64 = !ga_fits32(nd, shape, 1, strides);
-  ga_ixbuf ix;
-  if (idx64) ga_pack_indexer64(&ix, nd, shape, 1, strides);
-  else ga_pack_indexer32(&ix, nd, shape, 1, strides);
-  cudaKernel_t k = get_kernel(L, ctx, K_FILL_STRIDED, t, t, 0, nd, idx64);
-  uint64_t n64 = (uint64_t)n;
-  uint32_t n32 = (uint32_t)n;
   ga_value val = *v;
-  void *args[] = {&ptr, &val, ix.bytes, idx64 ? (void *)&n64 : (void *)&n32};
-  ga_launch(L, "fill", k, dim3_make(grid_for(L, ctx, n), 1, 1), dim3_make(THREADS, 1, 1), args, 0,
-            ctx->stream);
+  launch_strided(L, ctx, "fill", K_FILL_STRIDED, t, t, nd, shape, 1, strides, &ptr, &val);
 }
 
 /* ===================================================================== */

@@ -575,27 +575,22 @@ static const luaL_Reg module_funcs[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg metamethods[] = {
-  {"__gc", l_release},
-  {"__close", l_release},
-  {"__newindex", l_newindex},
-  {"__len", l_len},
-  {"__tostring", l_tostring},
-  {NULL, NULL}
-};
+void ga_new_arraylike(lua_State *L, const char *mt, const ga_arraylike *t) {
+  const luaL_Reg meta[] = {
+    {"__gc", t->release}, {"__close", t->release}, {"__newindex", t->newindex}, {"__len", t->len},
+    {"__tostring", t->tostring}, {NULL, NULL}
+  };
+  ga_new_type_over(L, mt, meta, t->index);
+}
+
+static const ga_arraylike ndarray_type = {l_release, l_index, l_newindex, l_len, l_tostring};
 
 void ga_open_ndarray(lua_State *L) {
   ga_setfuncs(L, module_funcs);
   ga_push_methods(L);
   ga_setfuncs(L, methods);
-  lua_pop(L, 1);
-  luaL_newmetatable(L, GA_ARRAY_MT);          /* reused when the module is reopened */
-  ga_setfuncs(L, metamethods);
-  /* __index closes over the context and the method table */
-  ga_state_push(L);
-  ga_push_methods(L);
-  lua_pushcclosure(L, l_index, 2);
-  lua_setfield(L, -2, "__index");
+  ga_new_arraylike(L, GA_ARRAY_MT, &ndarray_type);   /* reused when the module is reopened */
+  luaL_getmetatable(L, GA_ARRAY_MT);
   ga_state_get(L)->array_mt = lua_topointer(L, -1);   /* the one identity of the state */
   lua_pop(L, 1);
 }

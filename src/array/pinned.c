@@ -730,14 +730,7 @@ static const luaL_Reg pinned_methods[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg pinned_meta[] = {
-  {"__gc", l_release},
-  {"__close", l_release},
-  {"__newindex", l_newindex},
-  {"__len", l_len},
-  {"__tostring", l_tostring},
-  {NULL, NULL}
-};
+static const ga_arraylike pinned_type = {l_release, l_index, l_newindex, l_len, l_tostring};
 
 static const luaL_Reg pool_methods[] = {
   {"used_bytes", l_pool_used},
@@ -762,14 +755,9 @@ static const luaL_Reg pinned_funcs[] = {
 };
 
 void ga_open_pinned(lua_State *L) {
-  luaL_newmetatable(L, GA_PINNED_MT);
-  ga_setfuncs(L, pinned_meta);
-  ga_state_push(L);
   lua_newtable(L);
   ga_setfuncs(L, pinned_methods);
-  lua_pushcclosure(L, l_index, 2);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  ga_new_arraylike(L, GA_PINNED_MT, &pinned_type);
 
   if (luaL_newmetatable(L, POOL_MT)) {
     lua_pushcfunction(L, l_pool_tostring);

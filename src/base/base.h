@@ -55,12 +55,24 @@ typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_NHOOKS } g
 int ga_push_hook(lua_State *L, ga_hook h);
 void ga_open_state(lua_State *L);      /* core._set_hooks */
 
+/* t.k = v for the table t on top (result tables of the module) */
+void ga_setint(lua_State *L, const char *k, lua_Integer v);
+void ga_setbool(lua_State *L, const char *k, int v);
+void ga_setstr(lua_State *L, const char *k, const char *v);
+
 /* Register funcs into the table on top with the context as their upvalue */
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
 /* Metatable mt with the metamethods meta (context upvalue) and an __index
 ** closure index(self, key) over the context and a table of methods */
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
                  lua_CFunction index);
+/* The same over the method table on top (popped): one that others fill too
+** (the ndarray's, ga_push_methods) */
+void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index);
+/* Metatable mt (made once) of the object a :scope() method returns for
+** `local _ <close> = x:scope()`: close (context upvalue) serves both
+** __close and a close() method, for leaving the scope by hand */
+void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close);
 
 /* ===================================================================== */
 /* errors (errors.c)                                                     */

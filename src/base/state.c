@@ -43,20 +43,54 @@ void ga_state_push(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
 }
 
+void ga_setint(lua_State *L, const char *k, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, k);
+}
+
+void ga_setbool(lua_State *L, const char *k, int v) {
+  lua_pushboolean(L, v);
+  lua_setfield(L, -2, k);
+}
+
+void ga_setstr(lua_State *L, const char *k, const char *v) {
+  lua_pushstring(L, v);
+  lua_setfield(L, -2, k);
+}
+
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
   luaL_setfuncs(L, funcs, 1);
 }
 
-void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
-                 lua_CFunction index) {
+void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index) {
   luaL_newmetatable(L, mt);
   ga_setfuncs(L, meta);
   ga_state_push(L);
-  lua_newtable(L);
-  ga_setfuncs(L, methods);
+  lua_pushvalue(L, -3);
   lua_pushcclosure(L, index, 2);
   lua_setfield(L, -2, "__index");
+  lua_pop(L, 2);
+}
+
+void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
+                 lua_CFunction index) {
+  lua_newtable(L);
+  ga_setfuncs(L, methods);
+  ga_new_type_over(L, mt, meta, index);
+}
+
+void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close) {
+  if (luaL_newmetatable(L, mt)) {
+    ga_state_push(L);
+    lua_pushcclosure(L, close, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "__close");
+    lua_newtable(L);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "close");   /* scope:close() by hand */
+    lua_setfield(L, -2, "__index");
+  }
   lua_pop(L, 1);
 }
 

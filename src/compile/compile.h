@@ -63,6 +63,21 @@ struct ga_tkreq {
 ** compiled (through the program caches) and memoised now. */
 cudaKernel_t ga_tkernel(lua_State *L, ga_state *ctx, const void *key, size_t keylen, const ga_tkreq *req);
 
+/* The common case (copy, gather, mask, random): the embedded parts, then
+** one instantiating line that line() writes from a few small integers
+** (kinds, dtypes, flags, each below 256), which after the family's two-byte
+** tag are also the memo key. A caller states its family once and passes its
+** integers per call. */
+#define GA_TKLINE_MAXP 12
+typedef struct {
+  char tag[2];                      /* tells families apart in the memo */
+  const char *const *parts;
+  void (*line)(char *w, size_t cap, const int *p);   /* a kernel "k" */
+} ga_tkline;
+/* what names the caller in compile errors; n <= GA_TKLINE_MAXP */
+cudaKernel_t ga_tkernel_line(lua_State *L, ga_state *ctx, const ga_tkline *f, const char *what, int n,
+                             const int *p);
+
 /* Built-in kernel sources embedded at build time (kernels/ *.cuh, see
 ** tools/embed.lua): NULL when no such file */
 const char *ga_kernel_source(const char *name);

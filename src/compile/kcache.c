@@ -125,3 +125,27 @@ cudaKernel_t ga_tkernel(lua_State *L, ga_state *ctx, const void *key, size_t key
   ga_kcache_put(full, len, k);
   return k;
 }
+
+/* ga_tkernel_line's request: the family and the integers */
+typedef struct {
+  ga_tkreq req;
+  const ga_tkline *f;
+  const int *p;
+} line_req;
+
+static void write_line(const ga_tkreq *req, ga_buf *b) {
+  const line_req *r = (const line_req *)req;
+  char w[2048];
+  r->f->line(w, sizeof w, r->p);
+  ga_buf_add(b, w);
+}
+
+cudaKernel_t ga_tkernel_line(lua_State *L, ga_state *ctx, const ga_tkline *f, const char *what, int n,
+                             const int *p) {
+  uint8_t key[2 + GA_TKLINE_MAXP];
+  if (n > GA_TKLINE_MAXP) ga_error(L, "%s: %d kernel parameters, at most %d (internal)", what, n, GA_TKLINE_MAXP);
+  memcpy(key, f->tag, 2);
+  for (int i = 0; i < n; i++) key[2 + i] = (uint8_t)p[i];
+  line_req r = {{what, f->parts, write_line, NULL, NULL, 0, NULL}, f, p};
+  return ga_tkernel(L, ctx, key, 2 + (size_t)n, &r.req);
+}

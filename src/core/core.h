@@ -126,6 +126,12 @@ typedef struct {
 int ga_fits32(int nd, const int64_t *shape, int nop, int64_t *const *strides);
 void ga_pack_indexer32(ga_ixbuf *b, int nd, const int64_t *shape, int nop, int64_t *const *strides);
 void ga_pack_indexer64(ga_ixbuf *b, int nd, const int64_t *shape, int nop, int64_t *const *strides);
+/* The C names a kernel instantiated for 32- or 64-bit indexing uses: the
+** count type I, the offset type O and the indexer template IX */
+typedef struct {
+  const char *I, *O, *IX;
+} ga_ixnames;
+ga_ixnames ga_ix_names(int idx64);
 
 
 /* dtype.c: NumPy's casting rules */

@@ -28,6 +28,12 @@ static void magic32(uint32_t d, uint32_t *mul, uint32_t *shift) {
   *shift = s;
 }
 
+ga_ixnames ga_ix_names(int idx64) {
+  ga_ixnames n = {"unsigned", "int", "ga_indexer32"};
+  if (idx64) n = (ga_ixnames){"unsigned long long", "long long", "ga_indexer64"};
+  return n;
+}
+
 void ga_pack_indexer32(ga_ixbuf *b, int nd, const int64_t *shape, int nop,
                        int64_t *const *strides) {
   uint32_t *w = (uint32_t *)b->bytes;

@@ -224,8 +224,8 @@ static int needs_math(const ga_ewspec *s) {
 void ga_ew_generate(const ga_ewspec *s, const ga_ewvariant *v, ga_buf *b) {
   loop_types lt;
   int na = array_count(s);
-  lt.I = v->idx64 ? "unsigned long long" : "unsigned";
-  lt.O = v->idx64 ? "long long" : "int";
+  lt.I = ga_ix_names(v->idx64).I;
+  lt.O = ga_ix_names(v->idx64).O;
   snprintf(lt.IX, sizeof lt.IX, "ga_indexer%s<%d, %d>", v->idx64 ? "64" : "32", v->nd > 0 ? v->nd : 1,
            na > 0 ? na : 1);
   if (!s->no_headers) {

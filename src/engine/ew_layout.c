@@ -263,19 +263,12 @@ int ga_l_ew_layout(lua_State *L) {
   ga_ew_layout(&it, reduce, vin, &v, &ix, &count);
   static const char *const cls[] = {"flat", "strided", "vin"};
   lua_createtable(L, 0, 7);
-  lua_pushstring(L, cls[v.cls]);
-  lua_setfield(L, -2, "class");
-  lua_pushinteger(L, v.vec);
-  lua_setfield(L, -2, "vec");
-  lua_pushinteger(L, v.unroll);
-  lua_setfield(L, -2, "unroll");
-  lua_pushinteger(L, v.nd);
-  lua_setfield(L, -2, "nd");
-  lua_pushboolean(L, v.idx64);
-  lua_setfield(L, -2, "idx64");
-  lua_pushinteger(L, v.bmask);
-  lua_setfield(L, -2, "bmask");
-  lua_pushinteger(L, count);
-  lua_setfield(L, -2, "count");
+  ga_setstr(L, "class", cls[v.cls]);
+  ga_setint(L, "vec", v.vec);
+  ga_setint(L, "unroll", v.unroll);
+  ga_setint(L, "nd", v.nd);
+  ga_setbool(L, "idx64", v.idx64);
+  ga_setint(L, "bmask", v.bmask);
+  ga_setint(L, "count", count);
   return 1;
 }

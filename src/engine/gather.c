@@ -40,9 +40,8 @@ static const char *ct(int t) { return ga_dtypes[t].ctype; }
 ** dtype, v: the values' dtype (scatter, put), ix: the index dtype. */
 static void wrapper(char *w, size_t cap, const char *name, int kind, int t, int v, int ix, int vec, int nd,
                     int idx64) {
-  const char *I = idx64 ? "unsigned long long" : "unsigned";
-  const char *O = idx64 ? "long long" : "int";
-  const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
+  const ga_ixnames n = ga_ix_names(idx64);
+  const char *I = n.I, *O = n.O, *IX = n.IX;
   switch (kind) {
     case K_GATHER_FLAT:
       snprintf(w, cap, "extern \"C\" __global__ void %s(%s *out, const char *x, const %s *idx, %s m, %s n, "
@@ -75,34 +74,21 @@ static void wrapper(char *w, size_t cap, const char *name, int kind, int t, int 
   }
 }
 
-/* A gather.cuh instantiation, written only when the memo misses */
-typedef struct {
-  ga_tkreq req;
-  int kind, t, v, ix, vec, nd, idx64;
-} gather_src;
-
-static void write_gather(const ga_tkreq *req, ga_buf *b) {
-  const gather_src *g = (const gather_src *)req;
-  char w[1024];
-  wrapper(w, sizeof w, "k", g->kind, g->t, g->v, g->ix, g->vec, g->nd, g->idx64);
-  ga_buf_add(b, w);
+static void gather_line(char *w, size_t cap, const int *p) {
+  wrapper(w, cap, "k", p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
 }
 
 static const char *const gather_parts[] = {"common", "gather", NULL};
+static const ga_tkline gather_family = {{'g', 'a'}, gather_parts, gather_line};
 
 static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, int kind, int t, int v, int ix, int vec, int nd,
                                int idx64) {
-  const uint8_t key[9] = {'g', 'a', (uint8_t)kind, (uint8_t)t, (uint8_t)v, (uint8_t)ix, (uint8_t)vec, (uint8_t)nd,
-                          (uint8_t)idx64};
-  gather_src g = {{"gather", gather_parts, write_gather, NULL, NULL, 0, NULL}, kind, t, v, ix, vec, nd, idx64};
-  return ga_tkernel(L, ctx, key, sizeof key, &g.req);
+  const int p[] = {kind, t, v, ix, vec, nd, idx64};
+  return ga_tkernel_line(L, ctx, &gather_family, "gather", 7, p);
 }
 
 static unsigned grid_for(lua_State *L, ga_state *ctx, int64_t work) {
-  int64_t blocks = (work + THREADS - 1) / THREADS;
-  int64_t cap = (int64_t)ga_device_info(L, ctx->device)->sm_count * 64;
-  if (blocks > cap) blocks = cap;
-  return (unsigned)(blocks > 0 ? blocks : 1);
+  return ga_grid_for(L, ctx->device, (uint64_t)work, THREADS, 64);
 }
 
 /* ===================================================================== */

@@ -23,14 +23,7 @@ static const char *vt(int t) { return ga_dtypes[t].ctype; }
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int aligned16(const void *p) { return (uintptr_t)p % 16 == 0; }
 
-typedef struct {
-  char tag[2];
-  uint8_t kind, tf, tv, vec, vec2, nd, idx64;
-} mask_key;   /* ga_tkernel adds the device */
-
 enum { K_COUNT, K_OFFSETS, K_COPY, K_COORDS, K_SCATTER, K_FILL };
-
-static const char *const mask_parts[] = {"common", "reduction", "mask", NULL};
 
 static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, int idx64, char *w, size_t cap) {
   const char *V = vec ? "true" : "false", *V2 = vec2 ? "true" : "false";
@@ -64,8 +57,8 @@ static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, in
                vt(tv), nd, vt(tv), nd, V, vt(tv), nd);
       break;
     default: {
-      const char *IX = idx64 ? "ga_indexer64" : "ga_indexer32";
-      const char *I = idx64 ? "unsigned long long" : "unsigned", *O = idx64 ? "long long" : "int";
+      const ga_ixnames n = ga_ix_names(idx64);
+      const char *IX = n.IX, *I = n.I, *O = n.O;
       snprintf(w, cap, "extern \"C\" __global__ void k(char *x, const char *m, const %s<%d, 2> ix, %s n, "
                "const %s v, const %s *vp) {\n"
                "  ga_mask_fill<%s, %s<%d, 2>, %s, %s>(x, m, ix, n, v, vp);\n}\n",
@@ -74,29 +67,21 @@ static void mask_wrapper(int kind, int tf, int tv, int vec, int vec2, int nd, in
   }
 }
 
-typedef struct {
-  ga_tkreq req;
-  int kind, tf, tv, vec, vec2, nd, idx64;
-} mask_src;
-
-static void write_mask(const ga_tkreq *req, ga_buf *b) {
-  const mask_src *s = (const mask_src *)req;
-  char w[1024];
-  mask_wrapper(s->kind, s->tf, s->tv, s->vec, s->vec2, s->nd, s->idx64, w, sizeof w);
-  ga_buf_add(b, w);
+static void mask_line(char *w, size_t cap, const int *p) {
+  mask_wrapper(p[0], p[1], p[2], p[3], p[4], p[5], p[6], w, cap);
 }
+
+static const char *const mask_parts[] = {"common", "reduction", "mask", NULL};
+static const ga_tkline mask_family = {{'m', 'k'}, mask_parts, mask_line};
 
 static cudaKernel_t mask_kernel(lua_State *L, ga_state *ctx, int kind, int tf, int tv, int vec, int vec2, int nd,
                                 int idx64, const char *fname) {
-  mask_key key = {{'m', 'k'}, (uint8_t)kind, (uint8_t)tf, (uint8_t)tv, (uint8_t)vec, (uint8_t)vec2, (uint8_t)nd,
-                  (uint8_t)idx64};
-  mask_src src = {{fname, mask_parts, write_mask, NULL, NULL, 0, NULL}, kind, tf, tv, vec, vec2, nd, idx64};
-  return ga_tkernel(L, ctx, &key, sizeof key, &src.req);
+  const int p[] = {kind, tf, tv, vec, vec2, nd, idx64};
+  return ga_tkernel_line(L, ctx, &mask_family, fname, 7, p);
 }
 
 static unsigned tile_grid(lua_State *L, ga_state *ctx, int64_t ntiles) {
-  int64_t cap = (int64_t)ga_device_info(L, ctx->device)->sm_count * 16;
-  return (unsigned)(ntiles < cap ? (ntiles > 0 ? ntiles : 1) : cap);
+  return ga_grid_for(L, ctx->device, (uint64_t)ntiles, 1, 16);   /* a block a tile */
 }
 
 /* Passes 1 and 2 over flags p (dtype tf, n > 0, contiguous): pushes the

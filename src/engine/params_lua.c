@@ -43,16 +43,12 @@ static int l_parse_params(lua_State *L) {
   lua_createtable(L, l->n, 0);
   for (int k = 0; k < l->n; k++) {
     lua_createtable(L, 0, 4);
-    lua_pushstring(L, l->p[k].name);
-    lua_setfield(L, -2, "name");
-    lua_pushstring(L, l->p[k].type);
-    lua_setfield(L, -2, "type");
+    ga_setstr(L, "name", l->p[k].name);
+    ga_setstr(L, "type", l->p[k].type);
     if (l->p[k].dtype >= 0) {
-      lua_pushstring(L, ga_dtypes[l->p[k].dtype].name);
-      lua_setfield(L, -2, "dtype");
+      ga_setstr(L, "dtype", ga_dtypes[l->p[k].dtype].name);
     }
-    lua_pushboolean(L, l->p[k].raw);
-    lua_setfield(L, -2, "raw");
+    ga_setbool(L, "raw", l->p[k].raw);
     lua_rawseti(L, -2, k + 1);
   }
   return 1;

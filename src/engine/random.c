@@ -75,20 +75,10 @@ static void wrapper(char *w, size_t cap, int kind, int t, int wide) {
   snprintf(w, cap, "extern \"C\" __global__ void k(%s *out, ga_rng_args p) { %s }\n", ga_dtypes[t].ctype, b);
 }
 
-/* The instantiation, written only when the memo misses */
-typedef struct {
-  ga_tkreq req;
-  int kind, t, wide;
-} rand_src;
-
-static void write_rand(const ga_tkreq *req, ga_buf *b) {
-  const rand_src *r = (const rand_src *)req;
-  char w[512];
-  wrapper(w, sizeof w, r->kind, r->t, r->wide);
-  ga_buf_add(b, w);
-}
+static void rand_line(char *w, size_t cap, const int *p) { wrapper(w, cap, p[0], p[1], p[2]); }
 
 static const char *const rand_parts[] = {"philox", NULL};
+static const ga_tkline rand_family = {{'r', 'n'}, rand_parts, rand_line};
 
 /* Elements per counter group (vector kinds) or 1 (a group per element) */
 static int per_group(int kind, int t, int wide) {
@@ -152,16 +142,13 @@ static int l_random_fill(lua_State *L) {
     return 1;
   }
   ga_check_device(L, ctx, out, "random");
-  const uint8_t k[7] = {'r', 'a', 'n', 'd', (uint8_t)kind, (uint8_t)out->dtype, (uint8_t)wide};
-  rand_src src = {{"random", rand_parts, write_rand, NULL, NULL, 0, NULL}, kind, out->dtype, wide};
-  cudaKernel_t fn = ga_tkernel(L, ctx, k, sizeof k, &src.req);
+  const int kp[] = {kind, out->dtype, wide};
+  cudaKernel_t fn = ga_tkernel_line(L, ctx, &rand_family, "random", 3, kp);
   uint64_t work = kind == R_PERM ? p.n : per > 1 ? groups : p.n;
-  uint64_t blocks = (work + THREADS - 1) / THREADS;
-  uint64_t cap = (uint64_t)ga_device_info(L, ctx->device)->sm_count * 64;
-  if (blocks > cap) blocks = cap;
   void *data = out->data;
   void *args[] = {&data, &p};
-  ga_launch(L, "random", fn, dim3_make((unsigned)blocks, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
+  unsigned grid = ga_grid_for(L, ctx->device, work, THREADS, 64);
+  ga_launch(L, "random", fn, dim3_make(grid, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
   lua_pushinteger(L, (lua_Integer)groups);
   return 1;
 }

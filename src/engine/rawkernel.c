@@ -499,26 +499,21 @@ static int l_call(lua_State *L) {
 /* attributes and fields                                                 */
 /* ===================================================================== */
 
-static void set_int(lua_State *L, const char *k, lua_Integer v) {
-  lua_pushinteger(L, v);
-  lua_setfield(L, -2, k);
-}
-
 static int push_attributes(lua_State *L, rawkernel *k) {
   cudaKernel_t f = get_kernel(L, ga_ctx(L), k);
   struct cudaFuncAttributes a;
   ga_cuda_check(L, cudaFuncGetAttributes(&a, (const void *)f), "attributes: cudaFuncGetAttributes");
   lua_createtable(L, 0, 10);
-  set_int(L, "num_regs", a.numRegs);
-  set_int(L, "max_threads_per_block", a.maxThreadsPerBlock);
-  set_int(L, "shared_size_bytes", (lua_Integer)a.sharedSizeBytes);
-  set_int(L, "const_size_bytes", (lua_Integer)a.constSizeBytes);
-  set_int(L, "local_size_bytes", (lua_Integer)a.localSizeBytes);
-  set_int(L, "max_dynamic_shared_size_bytes", a.maxDynamicSharedSizeBytes);
-  set_int(L, "preferred_shared_memory_carveout", a.preferredShmemCarveout);
-  set_int(L, "ptx_version", a.ptxVersion);
-  set_int(L, "binary_version", a.binaryVersion);
-  set_int(L, "cache_mode_ca", a.cacheModeCA);
+  ga_setint(L, "num_regs", a.numRegs);
+  ga_setint(L, "max_threads_per_block", a.maxThreadsPerBlock);
+  ga_setint(L, "shared_size_bytes", (lua_Integer)a.sharedSizeBytes);
+  ga_setint(L, "const_size_bytes", (lua_Integer)a.constSizeBytes);
+  ga_setint(L, "local_size_bytes", (lua_Integer)a.localSizeBytes);
+  ga_setint(L, "max_dynamic_shared_size_bytes", a.maxDynamicSharedSizeBytes);
+  ga_setint(L, "preferred_shared_memory_carveout", a.preferredShmemCarveout);
+  ga_setint(L, "ptx_version", a.ptxVersion);
+  ga_setint(L, "binary_version", a.binaryVersion);
+  ga_setint(L, "cache_mode_ca", a.cacheModeCA);
   return 1;
 }
 
@@ -556,15 +551,11 @@ static void push_params(lua_State *L, rawkernel *k) {
   lua_createtable(L, k->nparams, 0);
   for (int i = 0; i < k->nparams; i++) {
     lua_createtable(L, 0, 4);
-    lua_pushstring(L, k->p[i].name);
-    lua_setfield(L, -2, "name");
-    lua_pushstring(L, k->p[i].type);
-    lua_setfield(L, -2, "type");
-    lua_pushstring(L, ga_sig_kindname(k->p[i].kind));
-    lua_setfield(L, -2, "kind");
+    ga_setstr(L, "name", k->p[i].name);
+    ga_setstr(L, "type", k->p[i].type);
+    ga_setstr(L, "kind", ga_sig_kindname(k->p[i].kind));
     if (k->p[i].kind == GA_SIG_SCALAR) {
-      lua_pushstring(L, ga_dtypes[k->p[i].dtype].name);
-      lua_setfield(L, -2, "dtype");
+      ga_setstr(L, "dtype", ga_dtypes[k->p[i].dtype].name);
     }
     lua_rawseti(L, -2, i + 1);
   }
@@ -656,10 +647,8 @@ static int l_module_tostring(lua_State *L) {
 
 static void push_sig(lua_State *L, const ga_sigkernel *k) {
   lua_createtable(L, 0, 5);
-  lua_pushstring(L, k->name);
-  lua_setfield(L, -2, "name");
-  lua_pushboolean(L, k->extern_c);
-  lua_setfield(L, -2, "extern_c");
+  ga_setstr(L, "name", k->name);
+  ga_setbool(L, "extern_c", k->extern_c);
   lua_createtable(L, k->ntparams, 0);
   for (int i = 0; i < k->ntparams; i++) {
     lua_pushstring(L, k->tparams[i]);
@@ -667,27 +656,21 @@ static void push_sig(lua_State *L, const ga_sigkernel *k) {
   }
   lua_setfield(L, -2, "template");
   if (k->nparams < 0) {
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "too_many");
+    ga_setbool(L, "too_many", 1);
     return;
   }
   lua_createtable(L, k->nparams, 0);
   for (int i = 0; i < k->nparams; i++) {
     const ga_sigparam *q = &k->params[i];
     lua_createtable(L, 0, 5);
-    lua_pushstring(L, q->name);
-    lua_setfield(L, -2, "name");
-    lua_pushstring(L, q->type);
-    lua_setfield(L, -2, "type");
-    lua_pushstring(L, ga_sig_kindname(q->kind));
-    lua_setfield(L, -2, "kind");
+    ga_setstr(L, "name", q->name);
+    ga_setstr(L, "type", q->type);
+    ga_setstr(L, "kind", ga_sig_kindname(q->kind));
     if (q->kind == GA_SIG_SCALAR) {
-      lua_pushstring(L, ga_dtypes[q->dtype].name);
-      lua_setfield(L, -2, "dtype");
+      ga_setstr(L, "dtype", ga_dtypes[q->dtype].name);
     }
     if (q->tparam >= 0) {
-      lua_pushinteger(L, q->tparam + 1);
-      lua_setfield(L, -2, "tparam");
+      ga_setint(L, "tparam", q->tparam + 1);
     }
     lua_rawseti(L, -2, i + 1);
   }

@@ -218,7 +218,8 @@ static void gen_out_init(const arg_groups *g, int part, ga_buf *b) {
 
 /* The common head of both programs: headers, typedefs, the op, post-map */
 static void gen_head(const ga_red_code *c, const ga_red_variant *v, const arg_groups *g, ga_buf *b) {
-  const char *ix = v->idx64 ? "ga_indexer64" : "ga_indexer32";
+  const ga_ixnames names = ga_ix_names(v->idx64);
+  const char *ix = names.IX;
   ga_buf_add(b, ga_kernel_source("common"));
   if (c->with_math && ga_kernel_source("math")) ga_buf_add(b, ga_kernel_source("math"));
   ga_buf_add(b, ga_kernel_source("reduction"));
@@ -230,8 +231,7 @@ static void gen_head(const ga_red_code *c, const ga_red_variant *v, const arg_gr
     ga_buf_add(b, c->preamble);
     ga_buf_add(b, "\n");
   }
-  ga_buf_addf(b, "typedef %s _ga_I;\ntypedef %s _ga_O;\n", v->idx64 ? "unsigned long long" : "unsigned",
-              v->idx64 ? "long long" : "int");
+  ga_buf_addf(b, "typedef %s _ga_I;\ntypedef %s _ga_O;\n", names.I, names.O);
   ga_buf_addf(b, "typedef %s<%d, %d> _ga_kix_t;\n", ix, v->ndk, g->nin + g->nout);
   if (!v->fin) ga_buf_addf(b, "typedef %s<%d, %d> _ga_rix_t;\n", ix, v->ndr, g->nin);
   gen_op(c, b);

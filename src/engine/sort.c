@@ -133,10 +133,7 @@ static size_t up(size_t v) { return (v + 255) & ~(size_t)255; }
 static int key_size(int t) { return ga_dtypes[t].itemsize <= 4 ? 4 : 8; }
 
 static unsigned grid_for(lua_State *L, ga_state *ctx, uint64_t work, int per_sm) {
-  uint64_t blocks = (work + THREADS - 1) / THREADS;
-  uint64_t cap = (uint64_t)ga_device_info(L, ctx->device)->sm_count * (uint64_t)per_sm;
-  if (blocks > cap) blocks = cap;
-  return (unsigned)(blocks ? blocks : 1);
+  return ga_grid_for(L, ctx->device, work, THREADS, per_sm);
 }
 
 typedef struct {

@@ -170,26 +170,18 @@ ga_desc ga_check(lua_State *L, int idx) {
 static int l_capi_desc(lua_State *L) {
   ga_desc d = ga_check(L, 1);
   lua_createtable(L, 0, 10);
-  lua_pushinteger(L, (lua_Integer)(uintptr_t)d.data);
-  lua_setfield(L, -2, "data");
-  lua_pushstring(L, ga_dtypes[d.dtype].name);
-  lua_setfield(L, -2, "dtype");
-  lua_pushinteger(L, d.itemsize);
-  lua_setfield(L, -2, "itemsize");
-  lua_pushinteger(L, d.device);
-  lua_setfield(L, -2, "device");
-  lua_pushinteger(L, d.size);
-  lua_setfield(L, -2, "size");
+  ga_setint(L, "data", (lua_Integer)(uintptr_t)d.data);
+  ga_setstr(L, "dtype", ga_dtypes[d.dtype].name);
+  ga_setint(L, "itemsize", d.itemsize);
+  ga_setint(L, "device", d.device);
+  ga_setint(L, "size", d.size);
   ga_pushshape(L, d.ndim, d.shape);
   lua_setfield(L, -2, "shape");
   ga_pushshape(L, d.ndim, d.strides);
   lua_setfield(L, -2, "strides");
-  lua_pushboolean(L, d.c_contiguous);
-  lua_setfield(L, -2, "c_contiguous");
-  lua_pushboolean(L, d.f_contiguous);
-  lua_setfield(L, -2, "f_contiguous");
-  lua_pushinteger(L, (lua_Integer)(uintptr_t)d.stream);
-  lua_setfield(L, -2, "stream");
+  ga_setbool(L, "c_contiguous", d.c_contiguous);
+  ga_setbool(L, "f_contiguous", d.f_contiguous);
+  ga_setint(L, "stream", (lua_Integer)(uintptr_t)d.stream);
   return 1;
 }
 

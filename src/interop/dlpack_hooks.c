@@ -124,30 +124,19 @@ static int l_read(lua_State *L) {
   lua_createtable(L, 0, 12);
   if (versioned) {
     const struct DLManagedTensorVersioned *v = (const struct DLManagedTensorVersioned *)p;
-    lua_pushinteger(L, v->version.major);
-    lua_setfield(L, -2, "major");
-    lua_pushinteger(L, v->version.minor);
-    lua_setfield(L, -2, "minor");
-    lua_pushinteger(L, (lua_Integer)v->flags);
-    lua_setfield(L, -2, "flags");
+    ga_setint(L, "major", v->version.major);
+    ga_setint(L, "minor", v->version.minor);
+    ga_setint(L, "flags", (lua_Integer)v->flags);
   }
-  lua_pushinteger(L, (lua_Integer)(uintptr_t)t->data);
-  lua_setfield(L, -2, "data");
-  lua_pushinteger(L, (lua_Integer)t->byte_offset);
-  lua_setfield(L, -2, "byte_offset");
-  lua_pushinteger(L, t->device.device_type);
-  lua_setfield(L, -2, "device_type");
-  lua_pushinteger(L, t->device.device_id);
-  lua_setfield(L, -2, "device_id");
-  lua_pushinteger(L, t->dtype.code);
-  lua_setfield(L, -2, "code");
-  lua_pushinteger(L, t->dtype.bits);
-  lua_setfield(L, -2, "bits");
-  lua_pushinteger(L, t->dtype.lanes);
-  lua_setfield(L, -2, "lanes");
+  ga_setint(L, "data", (lua_Integer)(uintptr_t)t->data);
+  ga_setint(L, "byte_offset", (lua_Integer)t->byte_offset);
+  ga_setint(L, "device_type", t->device.device_type);
+  ga_setint(L, "device_id", t->device.device_id);
+  ga_setint(L, "code", t->dtype.code);
+  ga_setint(L, "bits", t->dtype.bits);
+  ga_setint(L, "lanes", t->dtype.lanes);
   int nd = t->ndim < 0 || t->ndim > GA_MAXDIM ? 0 : t->ndim;
-  lua_pushinteger(L, t->ndim);
-  lua_setfield(L, -2, "ndim");
+  ga_setint(L, "ndim", t->ndim);
   if (t->shape) {
     ga_pushshape(L, nd, t->shape);
     lua_setfield(L, -2, "shape");

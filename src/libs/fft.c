@@ -113,16 +113,11 @@ static int l_fft_cache_info(lua_State *L) {
   uint64_t hits, misses;
   ga_fftplan_info(d, &size, &max, &hits, &misses);
   lua_createtable(L, 0, 5);
-  lua_pushinteger(L, size);
-  lua_setfield(L, -2, "size");
-  lua_pushinteger(L, max);
-  lua_setfield(L, -2, "max_size");
-  lua_pushinteger(L, (lua_Integer)hits);
-  lua_setfield(L, -2, "hits");
-  lua_pushinteger(L, (lua_Integer)misses);
-  lua_setfield(L, -2, "misses");
-  lua_pushinteger(L, d);
-  lua_setfield(L, -2, "device");
+  ga_setint(L, "size", size);
+  ga_setint(L, "max_size", max);
+  ga_setint(L, "hits", (lua_Integer)hits);
+  ga_setint(L, "misses", (lua_Integer)misses);
+  ga_setint(L, "device", d);
   return 1;
 }
 

@@ -213,18 +213,18 @@ static int l_device_properties(lua_State *L) {
   struct cudaDeviceProp p;
   ga_cuda_check(L, cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
   lua_createtable(L, 0, 12);
-  lua_pushstring(L, p.name); lua_setfield(L, -2, "name");
-  lua_pushinteger(L, (lua_Integer)p.totalGlobalMem); lua_setfield(L, -2, "total_memory");
-  lua_pushinteger(L, p.multiProcessorCount); lua_setfield(L, -2, "multiprocessors");
-  lua_pushinteger(L, p.major); lua_setfield(L, -2, "major");
-  lua_pushinteger(L, p.minor); lua_setfield(L, -2, "minor");
+  ga_setstr(L, "name", p.name);
+  ga_setint(L, "total_memory", (lua_Integer)p.totalGlobalMem);
+  ga_setint(L, "multiprocessors", p.multiProcessorCount);
+  ga_setint(L, "major", p.major);
+  ga_setint(L, "minor", p.minor);
   lua_pushfstring(L, "%d.%d", p.major, p.minor); lua_setfield(L, -2, "compute_capability");
-  lua_pushinteger(L, p.maxThreadsPerBlock); lua_setfield(L, -2, "max_threads_per_block");
-  lua_pushinteger(L, (lua_Integer)p.sharedMemPerBlock); lua_setfield(L, -2, "shared_memory_per_block");
-  lua_pushinteger(L, (lua_Integer)p.sharedMemPerBlockOptin); lua_setfield(L, -2, "shared_memory_per_block_optin");
-  lua_pushinteger(L, p.l2CacheSize); lua_setfield(L, -2, "l2_cache_size");
-  lua_pushinteger(L, p.warpSize); lua_setfield(L, -2, "warp_size");
-  lua_pushinteger(L, dev); lua_setfield(L, -2, "id");
+  ga_setint(L, "max_threads_per_block", p.maxThreadsPerBlock);
+  ga_setint(L, "shared_memory_per_block", (lua_Integer)p.sharedMemPerBlock);
+  ga_setint(L, "shared_memory_per_block_optin", (lua_Integer)p.sharedMemPerBlockOptin);
+  ga_setint(L, "l2_cache_size", p.l2CacheSize);
+  ga_setint(L, "warp_size", p.warpSize);
+  ga_setint(L, "id", dev);
   return 1;
 }
 

@@ -2,6 +2,8 @@
 ** device.c: ga.Device(id), use/scope/synchronize, ga.get_device. A device
 ** switch changes ctx->device (what every operation and ga_alloc follow) and
 ** the current stream with it (stream.c remembers one per device).
+** A Device is a handle on the object header (base/object.c) like Stream and
+** Event; it holds no resource, so it is alive from birth and never released.
 */
 #include <string.h>
 
@@ -10,8 +12,11 @@
 #define SCOPE_MT "gpuarray.DeviceScope"
 
 typedef struct {
+  ga_object obj;
   int id;
 } device;
+
+static const ga_objtype device_type = {GA_DEVICE_MT, "a Device", "device"};
 
 static void no_such_device(lua_State *L, int id, const char *fname) {
   int n = ga_device_count();
@@ -20,7 +25,7 @@ static void no_such_device(lua_State *L, int id, const char *fname) {
 }
 
 int ga_checkdevice(lua_State *L, int idx, const char *fname) {
-  device *d = (device *)luaL_testudata(L, idx, GA_DEVICE_MT);
+  device *d = (device *)ga_object_test(L, idx, &device_type);
   int id;
   if (d) {
     id = d->id;
@@ -36,16 +41,14 @@ int ga_checkdevice(lua_State *L, int idx, const char *fname) {
 }
 
 static device *push_device(lua_State *L, int id) {
-  device *d = (device *)lua_newuserdatauv(L, sizeof *d, 0);
+  device *d = (device *)ga_object_new(L, &device_type, sizeof *d, 0);
   d->id = id;
-  luaL_setmetatable(L, GA_DEVICE_MT);
+  d->obj.alive = 1;
   return d;
 }
 
 static device *checkdev(lua_State *L, int idx, const char *fname) {
-  device *d = (device *)luaL_testudata(L, idx, GA_DEVICE_MT);
-  if (!d) ga_error(L, "%s: expected a Device, got %s", fname, luaL_typename(L, idx));
-  return d;
+  return (device *)ga_object_check(L, idx, &device_type, fname);
 }
 
 /* Switch this state to device id and make it current on the thread */
@@ -144,8 +147,8 @@ static int l_device_index(lua_State *L) {
 }
 
 static int l_device_eq(lua_State *L) {
-  device *a = (device *)luaL_testudata(L, 1, GA_DEVICE_MT);
-  device *b = (device *)luaL_testudata(L, 2, GA_DEVICE_MT);
+  device *a = (device *)ga_object_test(L, 1, &device_type);
+  device *b = (device *)ga_object_test(L, 2, &device_type);
   lua_pushboolean(L, a && b && a->id == b->id);
   return 1;
 }
@@ -180,11 +183,6 @@ static const luaL_Reg device_meta[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg scope_meta[] = {
-  {"__close", l_scope_close},
-  {NULL, NULL}
-};
-
 static const luaL_Reg device_funcs[] = {
   {"Device", l_device_new},
   {"get_device", l_get_device},
@@ -193,21 +191,7 @@ static const luaL_Reg device_funcs[] = {
 };
 
 void ga_open_device(lua_State *L) {
-  luaL_newmetatable(L, GA_DEVICE_MT);
-  ga_setfuncs(L, device_meta);
-  ga_state_push(L);
-  lua_newtable(L);
-  ga_setfuncs(L, device_methods);
-  lua_pushcclosure(L, l_device_index, 2);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-  if (luaL_newmetatable(L, SCOPE_MT)) {
-    ga_setfuncs(L, scope_meta);
-    lua_newtable(L);
-    lua_getfield(L, -2, "__close");
-    lua_setfield(L, -2, "close");
-    lua_setfield(L, -2, "__index");
-  }
-  lua_pop(L, 1);
+  ga_new_type(L, GA_DEVICE_MT, device_meta, device_methods, l_device_index);
+  ga_new_scope_type(L, SCOPE_MT, l_scope_close);
   ga_setfuncs(L, device_funcs);
 }

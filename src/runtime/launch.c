@@ -104,6 +104,13 @@ static void launch_failed(lua_State *L, const char *what, cudaError_t err) {
   abort();   /* not reached: ga_error raises */
 }
 
+unsigned ga_grid_for(lua_State *L, int device, uint64_t work, int threads, int per_sm) {
+  uint64_t blocks = (work + (uint64_t)threads - 1) / (uint64_t)threads;
+  uint64_t cap = (uint64_t)ga_device_info(L, device)->sm_count * (uint64_t)per_sm;
+  if (blocks > cap) blocks = cap;
+  return (unsigned)(blocks ? blocks : 1);
+}
+
 void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 block,
                void **args, size_t shmem, cudaStream_t stream) {
   CUfunction fn = cached_function(k);

@@ -91,6 +91,10 @@ int ga_driver_launch(CUfunction fn, dim3 grid, dim3 block, void **args, size_t s
 cudaError_t ga_runtime_launch(const void *k, dim3 grid, dim3 block, void **args, size_t shmem,
                               cudaStream_t s);
 
+/* The grid of a grid-stride kernel: enough blocks of threads for work
+** threads, at most per_sm blocks per SM of device, at least one */
+unsigned ga_grid_for(lua_State *L, int device, uint64_t work, int threads, int per_sm);
+
 /* A launch with its error checked ("gpuarray: <what>: launch failed: ...") */
 void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 block,
                void **args, size_t shmem, cudaStream_t stream);

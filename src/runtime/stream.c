@@ -488,11 +488,6 @@ static const luaL_Reg event_meta[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg scope_meta[] = {
-  {"__close", l_scope_close},
-  {NULL, NULL}
-};
-
 static const luaL_Reg stream_funcs[] = {
   {"Event", l_event_new},
   {"get_current_stream", l_get_current_stream},
@@ -503,14 +498,7 @@ static const luaL_Reg stream_funcs[] = {
 void ga_open_stream(lua_State *L) {
   ga_new_type(L, GA_STREAM_MT, stream_meta, stream_methods, l_stream_index);
   ga_new_type(L, GA_EVENT_MT, event_meta, event_methods, l_event_index);
-  if (luaL_newmetatable(L, SCOPE_MT)) {
-    ga_setfuncs(L, scope_meta);
-    lua_newtable(L);
-    lua_getfield(L, -2, "__close");
-    lua_setfield(L, -2, "close");   /* scope:close() by hand */
-    lua_setfield(L, -2, "__index");
-  }
-  lua_pop(L, 1);
+  ga_new_scope_type(L, SCOPE_MT, l_scope_close);
   /* Stream.null: one per state, kept across reopenings */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &null_key) != LUA_TUSERDATA) {
     lua_pop(L, 1);
