@@ -53,25 +53,28 @@ struct ga_rng_args {
   unsigned long long range, thresh;
 };
 
-// PER values of type T from one group's words: store them as one vector
-// when the group is whole (aligned: the output is a fresh pool array)
+// PER values of type T from one group's words, stored as one vector (the
+// output is a fresh pool array: aligned). Only the last group can be
+// partial (n not a multiple of PER): one test per group, no per-element
+// test (a separate tail path would double the registers: a second Philox).
 template <typename T, int PER>
 struct alignas(sizeof(T) * PER) ga_rvec { T v[PER]; };
 
 template <typename T, int PER, class F>
 __device__ __forceinline__ void ga_rng_vector(T *out, const ga_rng_args &p, F f) {
-  unsigned long long groups = (p.n + PER - 1) / PER;
-  for (unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; g < groups;
-       g += (unsigned long long)gridDim.x * blockDim.x) {
+  const unsigned long long full = p.n / PER, groups = (p.n + PER - 1) / PER;
+  const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+#pragma unroll 1
+  for (unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; g < groups; g += stride) {
     ga_w4 w = ga_philox(p.base + g, 0, 0, p.k0, p.k1);
     ga_rvec<T, PER> r;
     f(w, r.v, g);
-    unsigned long long i = g * PER;
-    if (i + PER <= p.n) {
-      *(ga_rvec<T, PER> *)(out + i) = r;
+    if (g < full) {
+      *(ga_rvec<T, PER> *)(out + g * PER) = r;
     } else {
+#pragma unroll
       for (int j = 0; j < PER; j++)
-        if (i + j < p.n) out[i + j] = r.v[j];
+        if (g * PER + j < p.n) out[g * PER + j] = r.v[j];
     }
   }
 }
@@ -92,16 +95,30 @@ struct ga_uniform_d {
 };
 
 // ---- normal (Box-Muller on pairs), lognormal, exponential -------------------
-// The float path uses the hardware's approximate log, sin and cos (absolute
-// errors near 2^-21): invisible in the distribution, and it keeps
-// generation at the speed of writing memory.
+// The float path uses the hardware's approximate log2, sqrt, sin and cos
+// (one special-function instruction each; absolute errors near 2^-21):
+// invisible in the distribution, and it keeps generation at the speed of
+// writing memory. The radius takes 24 bits (its tail reaches 5.9 sigma);
+// the angle 23 bits, read off the word as a float in [1, 2) (no integer
+// conversion: those share the special-function unit's issue rate).
+__device__ __forceinline__ float ga_lg2_approx(float x) {
+  float r;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ float ga_sqrt_approx(float x) {
+  float r;
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
 template <int LOG>
 struct ga_normal_f {
   float a, b;
   __device__ __forceinline__ void pair(unsigned x, unsigned y, float *v) const {
-    float r = sqrtf(-2.0f * __logf(ga_u01f_open(x)));
+    float r = ga_sqrt_approx(ga_lg2_approx(ga_u01f_open(x)) * -1.38629436f);  // -2 ln u = -2 ln 2 log2 u
+    float t = __uint_as_float(0x3f800000u | (y >> 9)) - 1.5f;                   // [-0.5, 0.5)
     float s, c;
-    __sincosf(ga_u01f(y) * 6.2831853f - 3.14159265f, &s, &c);
+    __sincosf(t * 6.28318531f, &s, &c);
     v[0] = a + b * r * c;
     v[1] = a + b * r * s;
     if (LOG) { v[0] = __expf(v[0]); v[1] = __expf(v[1]); }

@@ -84,35 +84,47 @@ static void emit_operation(ga_buf *b, const ga_ewspec *s, const char *ind, const
 
 static int loads_output(const ga_ewparam *p) { return !p->write_first; }
 
+/* FLAT: each thread takes U vectors a block apart (coalesced) and loads
+** all of them before it computes and stores any: the compiler cannot hoist
+** a load above a store that may alias it, so load-compute-store per vector
+** would wait for memory U times in a row (a tiny array pays each wait in
+** full); loads first pay it once */
 static void emit_flat(ga_buf *b, const ga_ewspec *s, const ga_ewvariant *v, const loop_types *lt) {
   const char *I = lt->I;
   char refs[GA_MAXPARAMS][32];
   const char *rp[GA_MAXPARAMS];
   for (int k = 0; k < s->nparams; k++) {
-    snprintf(refs[k], sizeof refs[k], "_v%d.v[_k]", k);
+    snprintf(refs[k], sizeof refs[k], "_v%d[_u].v[_k]", k);
     rp[k] = refs[k];
   }
-  ga_buf_addf(b, "#pragma unroll\n  for (int _u = 0; _u < %d; _u++) {\n", v->unroll);
-  ga_buf_addf(b, "    const %s _e = (((%s)blockIdx.x * %d + _u) * blockDim.x + threadIdx.x) * %d;\n",
-              I, I, v->unroll, v->vec);
-  ga_buf_addf(b, "    if (_e < _n) {\n      const bool _full = _e + %d <= _n;\n", v->vec);
-  for (int k = 0; k < s->nparams; k++) {
-    const ga_ewparam *p = &s->p[k];
-    if (p->kind != GA_EW_ARRAY) continue;
-    ga_buf_addf(b, "      ga_vec<%s, %d> _v%d;\n", ct(p->storage), v->vec, k);
-    if (!p->out || loads_output(p)) ga_buf_addf(b, "      ga_vload(_v%d, _p%d, _e, _n, _full);\n", k, k);
-  }
-  ga_buf_addf(b, "#pragma unroll\n      for (int _k = 0; _k < %d; _k++) {\n"
-                 "        if (_full || _e + _k < _n) {\n"
-                 "          const long long i = (long long)(_e + _k);\n"
-                 "          (void)i;\n", v->vec);
-  emit_bindings(b, s, "          ", rp);
-  emit_operation(b, s, "          ", rp);
-  ga_buf_add(b, "        }\n      }\n");
   for (int k = 0; k < s->nparams; k++)
-    if (s->p[k].kind == GA_EW_ARRAY && s->p[k].out)
-      ga_buf_addf(b, "      ga_vstore(_v%d, _p%d, _e, _n, _full);\n", k, k);
-  ga_buf_add(b, "    }\n  }\n");
+    if (s->p[k].kind == GA_EW_ARRAY) ga_buf_addf(b, "  ga_vec<%s, %d> _v%d[%d];\n", ct(s->p[k].storage), v->vec, k, v->unroll);
+  for (int pass = 0; pass < 2; pass++) {
+    ga_buf_addf(b, "#pragma unroll\n  for (int _u = 0; _u < %d; _u++) {\n", v->unroll);
+    ga_buf_addf(b, "    const %s _e = (((%s)blockIdx.x * %d + _u) * blockDim.x + threadIdx.x) * %d;\n",
+                I, I, v->unroll, v->vec);
+    ga_buf_addf(b, "    if (_e < _n) {\n      const bool _full = _e + %d <= _n;\n", v->vec);
+    if (pass == 0) {
+      for (int k = 0; k < s->nparams; k++) {
+        const ga_ewparam *p = &s->p[k];
+        if (p->kind == GA_EW_ARRAY && (!p->out || loads_output(p)))
+          ga_buf_addf(b, "      ga_vload(_v%d[_u], _p%d, _e, _n, _full);\n", k, k);
+      }
+      ga_buf_add(b, "    }\n  }\n");
+      continue;
+    }
+    ga_buf_addf(b, "#pragma unroll\n      for (int _k = 0; _k < %d; _k++) {\n"
+                   "        if (_full || _e + _k < _n) {\n"
+                   "          const long long i = (long long)(_e + _k);\n"
+                   "          (void)i;\n", v->vec);
+    emit_bindings(b, s, "          ", rp);
+    emit_operation(b, s, "          ", rp);
+    ga_buf_add(b, "        }\n      }\n");
+    for (int k = 0; k < s->nparams; k++)
+      if (s->p[k].kind == GA_EW_ARRAY && s->p[k].out)
+        ga_buf_addf(b, "      ga_vstore(_v%d[_u], _p%d, _e, _n, _full);\n", k, k);
+    ga_buf_add(b, "    }\n  }\n");
+  }
 }
 
 static int array_count(const ga_ewspec *s) {

@@ -147,7 +147,9 @@ static int l_random_fill(lua_State *L) {
   uint64_t work = kind == R_PERM ? p.n : per > 1 ? groups : p.n;
   void *data = out->data;
   void *args[] = {&data, &p};
-  unsigned grid = ga_grid_for(L, ctx->device, work, THREADS, 64);
+  /* 16 blocks an SM: 2.6% faster than 64 on an H200 (uniform 2^26 floats:
+  ** 70.0 vs 71.9 us), far faster than one group a thread (92 us) */
+  unsigned grid = ga_grid_for(L, ctx->device, work, THREADS, 16);
   ga_launch(L, "random", fn, dim3_make(grid, 1, 1), dim3_make(THREADS, 1, 1), args, 0, ctx->stream);
   lua_pushinteger(L, (lua_Integer)groups);
   return 1;
