@@ -111,7 +111,8 @@ static int same_kind_for(const ga_operand *o, int t) {
 ** loops giving that dtype whose inputs the operands cast to safely (so
 ** divide(uint8, 3, dtype=float64) takes BB->d), then the homogeneous loop
 ** (all of that dtype; the caller checks same_kind input casting). Last,
-** NumPy's deprecated meaning for comparisons: the loop taking that dtype. */
+** NumPy's deprecated meaning for comparisons (binary, bool results): the
+** loop taking that dtype. Else there is none: divide(dtype=int64) raises. */
 static int find_forced(lua_State *L, const ga_ufunc *u, const ga_operand *ops, int dtype) {
   for (int l = 0; l < u->nloops; l++) {
     int ok = u->loops[l].out == dtype;
@@ -123,8 +124,8 @@ static int find_forced(lua_State *L, const ga_ufunc *u, const ga_operand *ops, i
     for (int k = 0; ok && k < u->nin; k++) ok = u->loops[l].in[k] == dtype;
     if (ok) return l;
   }
-  for (int l = 0; l < u->nloops; l++)
-    if (u->loops[l].in[0] == dtype) return l;
+  for (int l = 0; l < u->nloops && u->nin == 2; l++)
+    if (u->loops[l].out == GA_BOOL && u->loops[l].in[0] == dtype) return l;
   return -1;
 }
 
