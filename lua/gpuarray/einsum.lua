@@ -123,15 +123,16 @@ return function(ga)
     if #terms ~= ops.n then
       fail(("einsum: %d operands for %d subscript terms in %q"):format(ops.n, #terms, subscripts))
     end
-    local arrays, dt = {}, nil
+    local arrays, dts = {}, {}
     local ell_n = 0
     for i = 1, ops.n do
       arrays[i] = internal.product_operand(ops[i], "einsum")
       if terms[i]:find("...", 1, true) then
         ell_n = math.max(ell_n, arrays[i].ndim - #terms[i]:gsub("%.%.%.", ""))
       end
-      dt = i == 1 and arrays[i].dtype or ga.result_type(dt, arrays[i].dtype)
+      dts[i] = arrays[i].dtype
     end
+    local dt = ga.result_type(table.unpack(dts))   -- all at once, as NumPy (order-free)
     if ell_n > #ELL then fail("einsum: too many axes under '...'") end
     -- letters, sizes, and the diagonals of repeated letters inside one operand
     local lts, size, count = {}, {}, {}

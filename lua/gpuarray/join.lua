@@ -76,9 +76,11 @@ return function(ga)
 
   local function result_dtype(arrays, opts)
     if opts.dtype then return ga.dtype(opts.dtype).name end
-    local dt = arrays[1].dtype
-    for i = 2, #arrays do dt = ga.result_type(dt, arrays[i].dtype) end
-    return dt
+    -- all at once: NumPy's promotion of many dtypes does not depend on their
+    -- order, a pairwise fold does ((int16, uint16, float32) is float32)
+    local dts = {}
+    for i, a in ipairs(arrays) do dts[i] = a.dtype end
+    return ga.result_type(table.unpack(dts))
   end
 
   local check_out = internal.check_out

@@ -222,10 +222,17 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   end
 
   -- A Lua scalar as a typed scalar of dtype (so a placeholder type binds to
-  -- the result dtype); arrays and typed scalars pass through.
-  local function as_operand(v, dtype)
+  -- the result dtype); arrays and typed scalars pass through. A table here
+  -- is a {re, im} pair (result_type accepted it): a complex weak scalar, as
+  -- in the ufuncs, never a 2-element array.
+  local function as_operand(v, dtype, fname)
     if type(v) == "number" or type(v) == "boolean" then return ga[dtype](v) end
-    if type(v) == "table" then return ga.asarray(v, dtype) end
+    if type(v) == "table" then
+      if ga.dtype(dtype).kind ~= "c" then
+        fail(("%s: cannot cast a complex {re, im} pair to %s (casting rule 'same_kind')"):format(fname, dtype))
+      end
+      return ga[dtype](v)
+    end
     return v
   end
 
@@ -264,7 +271,7 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     local shape = result_shape("where", c, x, y)
     local z = output("where", shape, dtype, opts.out)
     if type(c) ~= "userdata" then c = ga.bool(c ~= nil and c ~= false and c ~= 0) end
-    kernel("where")(c, as_operand(x, dtype), as_operand(y, dtype), z)
+    kernel("where")(c, as_operand(x, dtype, "where"), as_operand(y, dtype, "where"), z)
     return z
   end
 
@@ -298,11 +305,11 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     if lo == nil and hi == nil then
       z:set(x)
     elseif hi == nil then
-      kernel("clip_lo")(x, as_operand(lo, dtype), z)
+      kernel("clip_lo")(x, as_operand(lo, dtype, "clip"), z)
     elseif lo == nil then
-      kernel("clip_hi")(x, as_operand(hi, dtype), z)
+      kernel("clip_hi")(x, as_operand(hi, dtype, "clip"), z)
     else
-      kernel("clip")(x, as_operand(lo, dtype), as_operand(hi, dtype), z)
+      kernel("clip")(x, as_operand(lo, dtype, "clip"), as_operand(hi, dtype, "clip"), z)
     end
     return z
   end
@@ -325,7 +332,8 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     local shape = result_shape("isclose", a, b)
     local z = output("isclose", shape, "bool", opts.out)
     local k = kernel("isclose", f)
-    k(as_operand(a, f), as_operand(b, f), ga.float64(rtol), ga.float64(atol), ga.bool(opts.equal_nan == true), z)
+    k(as_operand(a, f, "isclose"), as_operand(b, f, "isclose"), ga.float64(rtol), ga.float64(atol),
+      ga.bool(opts.equal_nan == true), z)
     return z
   end
 

@@ -109,3 +109,77 @@ extern "C" __global__ void twice(float *x, int n) {
     helper.assert_same(want, x:totable())
   end)
 end)
+
+describe("compat: k:compile(dtype...) for ElementwiseKernel and ReductionKernel", function()
+  local RK = ga.ReductionKernel
+
+  it("compiles an ElementwiseKernel for the dtypes given, without running it", function()
+    local k = EK("T x, int32 n", "T y", "y = x * (T)n", "ek_compile_ok")
+    assert.equal(k, k:compile("float32", "int32"))
+    assert.equal(k, k:compile(ga.float64, "int32", "float64"))   -- with the output's dtype
+    local raw = EK("raw T x, int32 m", "T y", "y = x[i % m]", "ek_compile_raw")
+    assert.equal(raw, raw:compile("complex64", "int32"))
+    -- an output placeholder no input binds needs its dtype
+    local u = EK("T x", "U y", "y = (U)x", "ek_compile_unbound")
+    helper.assert_gaerror(function() u:compile("float64") end,
+                          "placeholder type U (of output y) is not bound by the inputs")
+    assert.equal(u, u:compile("float64", "int8"))
+  end)
+
+  it("raises a compile error with NVRTC's log", function()
+    local k = EK("T x", "T y", "y = x +* undefined_thing", "ek_compile_bad")
+    local err = helper.assert_gaerror(function() k:compile("float32") end,
+                                      "ElementwiseKernel 'ek_compile_bad': compile error")
+    assert.truthy(err:find("undefined_thing", 1, true), err)
+    assert.truthy(err:find("error", 30, true), err)
+    -- an error only some dtypes show: a bitwise operator on floats
+    local b = EK("T x", "T y", "y = x & (T)1", "ek_compile_bits")
+    assert.equal(b, b:compile("int32"))
+    helper.assert_gaerror(function() b:compile("float64") end, "ElementwiseKernel 'ek_compile_bits': compile error")
+  end)
+
+  it("checks the dtypes like a call", function()
+    local k = EK("T x, int32 n", "T y", "y = x * (T)n", "ek_compile_args")
+    helper.assert_gaerror(function() k:compile("float32") end,
+                          "compile: ek_compile_args takes 2 dtypes (one per input) or 3 (inputs and outputs), got 1")
+    helper.assert_gaerror(function() k:compile("float32", "int32", "float32", "int8") end, "got 4")
+    local err = helper.assert_gaerror(function() k:compile("flot32", "int32") end, "compile: unknown dtype 'flot32'")
+    assert.truthy(err:find("complex128", 1, true), err)
+    helper.assert_gaerror(function() k:compile(3, "int32") end, "expected a dtype")
+    helper.assert_gaerror(function() k:compile("float32", "int64") end,
+                          "argument 2 (n) is int64, the kernel declares int32")
+    helper.assert_gaerror(function() k:compile("float32", "int32", "float64") end, "T is already float64")
+  end)
+
+  it("compiles a ReductionKernel for the dtypes given", function()
+    local r = RK("T x, int32 n", "T y", "x * (T)n", "a + b", "y = a", "0", "rk_compile_ok")
+    assert.equal(r, r:compile("float32", "int32"))
+    assert.equal(r, r:compile("complex128", "int32", "complex128"))
+    local u = RK("T x", "U y", "x", "a + b", "y = a", "0", "rk_compile_unbound")
+    helper.assert_gaerror(function() u:compile("float64") end, "output type U is not bound by the inputs")
+    assert.equal(u, u:compile("float64", "float32"))
+    local bad = RK("T x", "T y", "x", "a +* missing_b", "y = a", "0", "rk_compile_bad")
+    local err = helper.assert_gaerror(function() bad:compile("float64") end,
+                                      "ReductionKernel 'rk_compile_bad': compile error")
+    assert.truthy(err:find("missing_b", 1, true), err)
+    helper.assert_gaerror(function() r:compile() end, "compile: rk_compile_ok takes 2 dtypes")
+    helper.assert_gaerror(function() r:compile("float32", "nope") end, "unknown dtype 'nope'")
+    helper.assert_gaerror(function() r:compile("float32", "int16") end, "the kernel takes int32")
+  end)
+
+  gpu_it("runs a kernel compiled ahead of the call", function()
+    local k = EK("T x, int32 n", "T y", "y = x * (T)n", "ek_compile_run"):compile("float64", "int32")
+    local r = RK("T x", "T y", "x * x", "a + b", "y = a", "0", "rk_compile_run"):compile("float64")
+    local vals = {}
+    for i = 1, 41 do vals[i] = math.random(-200, 200) / 8 end
+    local x = ga.array(vals, "float64")
+    local n = math.random(2, 7)
+    local want, ss = {}, 0
+    for i, v in ipairs(vals) do
+      want[i] = v * n
+      ss = ss + v * v
+    end
+    helper.assert_same(want, k(x, n):totable())
+    helper.assert_same(ss, r(x):item(), 1e-12)
+  end)
+end)

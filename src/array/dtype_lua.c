@@ -17,32 +17,44 @@ static int weak_int_fits(ga_dtype t, lua_Integer v) {
   return !GA_IS_INT(t) || ga_value_from_int(t, v, &tmp) == NULL;
 }
 
+/* A weak Lua scalar as NumPy's DType for it: Python int/float/complex are
+** abstract, a Python bool is np.bool */
+static int weak_code(char kind) {
+  switch (kind) {
+    case 'b': return GA_BOOL;
+    case 'i': return GA_PY_INT;
+    case 'f': return GA_PY_FLOAT;
+    default: return GA_PY_COMPLEX;
+  }
+}
+
+/* NumPy's result_type over the n Lua values from first: every operand's
+** DType goes into one order-independent reduction (core/promote.c), as
+** np.result_type does, not a pairwise fold */
 int ga_result_type(lua_State *L, int first, int n, const char *fname) {
-  int strong = -1;
-  char weak = 0;            /* the highest weak kind seen: b < i < f < c */
-  static const char order[] = "bifc";
   ga_state *ctx = ga_state_get(L);
+  int small[32], *codes = small;
+  if (n > (int)(sizeof small / sizeof small[0]))
+    codes = (int *)lua_newuserdatauv(L, (size_t)n * sizeof *codes, 0);   /* collected with the call */
+  int weak_int = 0;
   for (int i = first; i < first + n; i++) {
     ga_operand o;
     int kind = ga_operand_read(L, ctx, i, 1, &o);
-    if (kind == GA_OP_WEAK) {
-      if (!weak || strchr(order, o.weak) > strchr(order, weak)) weak = o.weak;
-      continue;
-    }
     if (kind == GA_OP_NONE) ga_error(L, "%s: argument %d is not an array, dtype or scalar", fname, i - first + 1);
-    strong = strong < 0 ? o.dtype : (int)ga_promote((ga_dtype)strong, (ga_dtype)o.dtype);
+    if (kind == GA_OP_WEAK) weak_int |= o.weak == 'i';
+    codes[i - first] = kind == GA_OP_WEAK ? weak_code(o.weak) : o.dtype;
   }
-  if (strong < 0) {
-    if (!weak) ga_error(L, "%s: at least one array, dtype or scalar is required", fname);
-    return ga_default_for_kind(weak);
-  }
-  int r = weak ? (int)ga_promote_weak((ga_dtype)strong, weak) : strong;
+  if (n == 0) ga_error(L, "%s: at least one array, dtype or scalar is required", fname);
+  int r = ga_promote_sequence(n, codes);
+  if (r < 0) ga_error(L, "%s: the operands have no common dtype", fname);
+  r = ga_sequence_default(r);
   /* NEP 50: a Lua integer that does not fit an integer result raises */
-  if (GA_IS_INT(r) || r == GA_BOOL) {
+  if (weak_int && GA_IS_INT(r)) {
     for (int i = first; i < first + n; i++)
-      if (lua_isinteger(L, i) && GA_IS_INT(r) && !weak_int_fits((ga_dtype)r, lua_tointeger(L, i)))
+      if (lua_isinteger(L, i) && !weak_int_fits((ga_dtype)r, lua_tointeger(L, i)))
         ga_error(L, "%s: Lua integer %I does not fit %s", fname, lua_tointeger(L, i), ga_dtypes[r].name);
   }
+  if (codes != small) lua_pop(L, 1);
   return r;
 }
 

@@ -42,6 +42,17 @@ ga_dtype ga_promote(ga_dtype a, ga_dtype b);    /* NumPy's promotion table */
 ga_dtype ga_promote_weak(ga_dtype strong, char kind);
 ga_dtype ga_default_for_kind(char kind);        /* bool, int64, float64, complex128 */
 
+/* promote.c: NumPy's result_type of many operands, independent of their
+** order. t[] holds dtypes and, for weak Lua numbers, the abstract Python
+** int/float/complex DTypes below (a Lua boolean is GA_BOOL); it is
+** reordered. Returns a dtype or an abstract DType (ga_sequence_default
+** makes it concrete), -1 when there is none. */
+#define GA_PY_INT     (GA_NDTYPES)
+#define GA_PY_FLOAT   (GA_NDTYPES + 1)
+#define GA_PY_COMPLEX (GA_NDTYPES + 2)
+int ga_promote_sequence(int n, int *t);
+int ga_sequence_default(int t);
+
 /* Host-side scalar conversions. A ga_value holds one element of any dtype in
 ** its storage representation (bytes as laid out in device memory). */
 typedef union {

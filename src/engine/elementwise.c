@@ -512,6 +512,71 @@ static int l_ek_source(lua_State *L) {
   return 2;
 }
 
+/* k:compile(dtype...): compile for these argument dtypes (one per input,
+** or per input and output) without running, so that prototyping finds
+** compile errors early: NVRTC needs no GPU. What is compiled is the
+** variant a call on C-contiguous arrays takes (ga_ew_layout decides, as
+** for a call); with a device the program cache then serves that call.
+** Returns k. */
+static int l_ek_compile(lua_State *L) {
+  ga_ek *k = check_ek(L, 1);
+  binding bd;
+  memset(&bd, 0, sizeof bd);
+  bd.nin = k->in.n;
+  bd.np = k->in.n + k->out.n;
+  ga_typemap_init(&bd.tm);
+  int given[GA_MAXPARAMS], kind[GA_MAXPARAMS];
+  ga_compile_dtypes(L, k->name, bd.nin, k->out.n, given);
+  for (int j = bd.nin; j < bd.np; j++)     /* outputs first, as a call binds */
+    if (given[j] >= 0) bind_strong(L, k, &bd, j, given[j]);
+  for (int j = 0; j < bd.nin; j++) bind_strong(L, k, &bd, j, given[j]);
+  ga_array fake[GA_MAXPARAMS];
+  ga_ewiter it;
+  memset(&it, 0, sizeof it);
+  it.ndim = 1;
+  it.shape[0] = it.n = 1 << 20;
+  it.contiguous = 1;
+  for (int j = 0; j < bd.np; j++) {
+    const ga_param *p = param_at(k, j);
+    bd.dtype[j] = ga_param_dtype(p, &bd.tm);
+    if (bd.dtype[j] < 0)
+      ga_error(L, "compile: %s: placeholder type %s (of output %s) is not bound by the inputs: give the output "
+               "dtypes too", k->name, p->type, p->name);
+    kind[j] = p->raw ? GA_EW_RAW : GA_EW_ARRAY;
+    memset(&fake[j], 0, sizeof fake[j]);
+    fake[j].ndim = 1;
+    fake[j].flags = GA_F_C;
+    if (p->raw) {
+      bd.a[j] = &fake[j];
+      continue;
+    }
+    if (it.narr == GA_IX_MAXOP) ga_error(L, "%s: more than %d non-raw array arguments", k->name, GA_IX_MAXOP);
+    it.ptr[it.narr] = (char *)(uintptr_t)256;     /* aligned, as the pool's blocks */
+    it.itemsize[it.narr] = ga_dtypes[bd.dtype[j]].itemsize;
+    it.out[it.narr++] = j >= bd.nin;
+  }
+  ga_ewvariant v;
+  ga_ixbuf ix;
+  int64_t count;
+  ga_ew_layout(&it, k->reduce_dims, !k->raw_views, &v, &ix, &count);
+  ga_buf td, src;
+  ga_buf_init(&td);
+  ga_typemap_typedefs(&bd.tm, &td);
+  ga_ewspec spec;
+  make_spec(k, &bd, kind, &spec, td.s);
+  ga_buf_init(&src);
+  ga_ew_generate(&spec, &v, &src);
+  ga_buf_free(&td);
+  lua_pushlstring(L, src.s, src.len);      /* before anything can raise: nothing leaks */
+  ga_buf_free(&src);
+  size_t len;
+  const char *code = lua_tolstring(L, -1, &len);
+  const char *what = lua_pushfstring(L, "ElementwiseKernel '%s'", k->name);
+  ga_program_prepare(L, ga_state_get(L), what, code, len, k->nopts, k->opts);
+  lua_settop(L, 1);
+  return 1;
+}
+
 static int l_ek_index(lua_State *L) {
   ga_ek *k = check_ek(L, 1);
   const char *key = luaL_checkstring(L, 2);
@@ -519,6 +584,7 @@ static int l_ek_index(lua_State *L) {
   else if (strcmp(key, "nout") == 0) lua_pushinteger(L, k->out.n);
   else if (strcmp(key, "nargs") == 0) lua_pushinteger(L, k->in.n + k->out.n);
   else if (strcmp(key, "_source") == 0) lua_pushcfunction(L, l_ek_source);
+  else if (strcmp(key, "compile") == 0) lua_pushcfunction(L, l_ek_compile);
   else if (strcmp(key, "no_return") == 0) lua_pushboolean(L, k->no_return);
   else if (strcmp(key, "reduce_dims") == 0) lua_pushboolean(L, k->reduce_dims);
   else {

@@ -31,6 +31,18 @@ void ga_kernel_params(lua_State *L, const char *in_s, const char *out_s, ga_para
   if (ga_params_check_disjoint(in, out, fname, err) < 0) ga_error(L, "%s", err);
 }
 
+int ga_compile_dtypes(lua_State *L, const char *kname, int nin, int nout, int *dt) {
+  int n = lua_gettop(L) - 1;
+  if (n != nin && n != nin + nout)
+    ga_error(L, "compile: %s takes %d dtype%s (one per input) or %d (inputs and outputs), got %d", kname, nin,
+             nin == 1 ? "" : "s", nin + nout, n);
+  for (int j = 0; j < nin + nout; j++) {
+    dt[j] = j < n ? ga_checkdtype(L, 2 + j, -1, "compile") : -1;
+    if (j < n && dt[j] < 0) ga_error(L, "compile: argument %d is not a dtype (got %s)", j + 1, luaL_typename(L, 2 + j));
+  }
+  return n;
+}
+
 /* ===================================================================== */
 /* Lua test hook                                                         */
 /* ===================================================================== */

@@ -668,33 +668,70 @@ static int l_builtin_source(lua_State *L) {
   return push_source(L, &c, &v);
 }
 
+/* Bind argument dtypes without arguments (t[]: per input and output, -1:
+** unknown; outputs first, as a call binds), all inputs as arrays: for
+** _source and compile */
+static void bind_dtypes(lua_State *L, const red_kernel *k, const int *t, const char *fname, ga_typemap *tm,
+                        int *dt, int *is_arr) {
+  ga_typemap_init(tm);
+  for (int m = 0; m < k->out.n; m++)
+    if (t[k->in.n + m] >= 0) bind_array(L, k, &k->out.p[m], t[k->in.n + m], tm);
+  for (int i = 0; i < k->in.n; i++) {
+    int ti = t[i] >= 0 ? t[i] : ga_param_dtype(&k->in.p[i], tm);
+    if (ti < 0) ga_error(L, "%s: no dtype for argument %d", fname, i + 1);
+    bind_array(L, k, &k->in.p[i], ti, tm);
+    dt[i] = ti;
+    is_arr[i] = 1;
+  }
+  for (int m = 0; m < k->out.n; m++) {
+    int to = ga_param_dtype(&k->out.p[m], tm);
+    if (to < 0)
+      ga_error(L, "%s: %s: output type %s is not bound by the inputs: give the output dtypes too", fname,
+               k->name, k->out.p[m].type);
+    dt[k->in.n + m] = to;
+  }
+}
+
 /* k:_source({dtype per input (nil: the placeholder's first binding)...}[, variant]) */
 static int l_kernel_source(lua_State *L) {
   red_kernel *k = check_kernel(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   ga_typemap tm;
-  ga_typemap_init(&tm);
-  int dt[GA_RED_MAXARGS], is_arr[GA_RED_MAXARGS];
-  for (int i = 0; i < k->in.n; i++) {
+  int t[GA_RED_MAXARGS], dt[GA_RED_MAXARGS], is_arr[GA_RED_MAXARGS];
+  for (int i = 0; i < k->in.n + k->out.n; i++) {
     lua_geti(L, 2, i + 1);
-    int t = ga_checkdtype(L, lua_gettop(L), -1, "_source");
+    t[i] = i < k->in.n ? ga_checkdtype(L, lua_gettop(L), -1, "_source") : -1;
     lua_pop(L, 1);
-    if (t < 0) t = ga_param_dtype(&k->in.p[i], &tm);
-    if (t < 0) ga_error(L, "_source: no dtype for argument %d", i + 1);
-    bind_array(L, k, &k->in.p[i], t, &tm);
-    dt[i] = t;
-    is_arr[i] = 1;
   }
-  for (int m = 0; m < k->out.n; m++) {
-    int t = ga_param_dtype(&k->out.p[m], &tm);
-    if (t < 0) ga_error(L, "_source: unbound output type %s", k->out.p[m].type);
-    dt[k->in.n + m] = t;
-  }
+  bind_dtypes(L, k, t, "_source", &tm, dt, is_arr);
   ga_red_variant v;
   read_variant(L, 3, &v);
   ga_red_code c;
   kernel_code(k, &tm, dt, is_arr, &c);
   return push_source(L, &c, &v);
+}
+
+/* k:compile(dtype...): compile for these argument dtypes (one per input,
+** or per input and output) without running, so that prototyping finds
+** compile errors early (NVRTC needs no GPU); the row kernel over 1 to 4
+** axes is the variant compiled. Returns k. */
+static int l_kernel_compile(lua_State *L) {
+  red_kernel *k = check_kernel(L, 1);
+  int t[GA_RED_MAXARGS], dt[GA_RED_MAXARGS], is_arr[GA_RED_MAXARGS];
+  ga_compile_dtypes(L, k->name, k->in.n, k->out.n, t);
+  ga_typemap tm;
+  bind_dtypes(L, k, t, "compile", &tm, dt, is_arr);
+  ga_red_variant v;
+  read_variant(L, lua_gettop(L) + 1, &v);   /* none: the default variant */
+  ga_red_code c;
+  kernel_code(k, &tm, dt, is_arr, &c);
+  push_source(L, &c, &v);
+  size_t len;
+  const char *src = lua_tolstring(L, -1, &len);
+  const char *what = lua_pushfstring(L, "ReductionKernel '%s'", k->name);
+  ga_program_prepare(L, ga_state_get(L), what, src, len, k->nopts, k->opts);
+  lua_settop(L, 1);
+  return 1;
 }
 
 /* core._reduce_axes(ndim, axis) -> sorted list of the 1-based reduced axes */
@@ -733,6 +770,7 @@ static const luaL_Reg kernel_meta[] = {
 
 static const luaL_Reg kernel_methods[] = {
   {"_source", l_kernel_source},
+  {"compile", l_kernel_compile},
   {NULL, NULL}
 };
 

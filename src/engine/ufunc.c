@@ -78,11 +78,54 @@ static void classify(lua_State *L, ga_state *ctx, const ga_ufunc *u, int idx, ga
     ga_error(L, "%s: argument %d must be an ndarray or a number, got %s", u->name, argn, luaL_typename(L, idx));
 }
 
-static int find_forced(const ga_ufunc *u, int dtype) {
-  for (int l = 0; l < u->nloops; l++)
-    if (u->loops[l].out == dtype) return l;
-  for (int l = 0; l < u->nloops; l++)
-    if (u->loops[l].in[0] == dtype) return l;
+/* Can operand o go to dtype t under 'safe' casting? A weak Lua scalar
+** casts as NEP 50 says: a bool to anything, an integer to any float or
+** complex and to an integer its value fits, a float to floats and complex
+** numbers, a pair to complex numbers. */
+static int safe_for(lua_State *L, const ga_operand *o, int t) {
+  if (o->kind != GA_OP_WEAK) return ga_can_cast_safe(o->dtype, t);
+  ga_value tmp;
+  switch (o->weak) {
+    case 'b': return 1;
+    case 'i': return GA_IS_INT(t) ? ga_value_from_int((ga_dtype)t, lua_tointeger(L, o->idx), &tmp) == NULL
+                                  : t != GA_BOOL;
+    case 'f': return GA_IS_FLOAT(t) || GA_IS_COMPLEX(t);
+    default: return GA_IS_COMPLEX(t);
+  }
+}
+
+/* ... and under 'same_kind' casting (a weak integer's value is checked
+** when it is converted) */
+static int same_kind_for(const ga_operand *o, int t) {
+  if (o->kind != GA_OP_WEAK) return ga_can_cast_same_kind(o->dtype, t);
+  switch (o->weak) {
+    case 'b': return 1;
+    case 'i': return t != GA_BOOL;
+    case 'f': return GA_IS_FLOAT(t) || GA_IS_COMPLEX(t);
+    default: return GA_IS_COMPLEX(t);
+  }
+}
+
+/* The loop opts.dtype (NumPy's dtype=, a signature fixing the output)
+** names, searched as NumPy's type_tuple_type_resolver does: first the
+** loops giving that dtype whose inputs the operands cast to safely (so
+** divide(uint8, 3, dtype=float64) takes BB->d), then the homogeneous loop
+** (all of that dtype; the caller checks same_kind input casting). Last,
+** NumPy's deprecated meaning for comparisons (binary, bool results): the
+** loop taking that dtype. Else there is none: divide(dtype=int64) raises. */
+static int find_forced(lua_State *L, const ga_ufunc *u, const ga_operand *ops, int dtype) {
+  for (int l = 0; l < u->nloops; l++) {
+    int ok = u->loops[l].out == dtype;
+    for (int k = 0; ok && k < u->nin; k++) ok = safe_for(L, &ops[k], u->loops[l].in[k]);
+    if (ok) return l;
+  }
+  for (int l = 0; l < u->nloops; l++) {
+    int ok = u->loops[l].out == dtype;
+    for (int k = 0; ok && k < u->nin; k++) ok = u->loops[l].in[k] == dtype;
+    if (ok) return l;
+  }
+  for (int l = 0; l < u->nloops && u->nin == 2; l++)
+    if (u->loops[l].out == GA_BOOL && u->loops[l].in[0] == dtype) return l;
   return -1;
 }
 
@@ -116,11 +159,11 @@ static int resolve(lua_State *L, const ga_ufunc *u, const ga_operand *ops, int f
     if (l < 0) ga_error(L, "%s: not supported for %s (supports %s)", u->name, ga_dtypes[P].name, u->types_msg);
     return l;
   }
-  int l = find_forced(u, forced);
+  int l = find_forced(L, u, ops, forced);
   if (l < 0) ga_error(L, "%s: no loop for dtype %s (supports %s)", u->name, ga_dtypes[forced].name, u->types_msg);
   for (int k = 0; k < u->nin; k++) {
     int from = ops[k].kind == GA_OP_WEAK ? (int)ga_default_for_kind(ops[k].weak) : ops[k].dtype;
-    if (!ga_can_cast_same_kind(from, u->loops[l].in[k]))
+    if (!same_kind_for(&ops[k], u->loops[l].in[k]))
       ga_error(L, "%s: cannot cast input %d from %s to %s (casting rule 'same_kind')", u->name, k + 1,
                ga_dtypes[from].name, ga_dtypes[u->loops[l].in[k]].name);
   }

@@ -158,8 +158,9 @@ return function(ga, SP)
       shape = { m, m }
     end
     SP.check_shape(shape, "sparse.diags")
-    local t = opts.dtype or ds[1].dtype
-    for i = 2, #ds do t = ga.result_type(t, ds[i].dtype) end
+    local dts = { opts.dtype }
+    for _, d in ipairs(ds) do dts[#dts + 1] = d.dtype end
+    local t = ga.result_type(table.unpack(dts))   -- all at once (order-free)
     t = SP.value_dtype(t, "sparse.diags")
     local rows, cols, vals = {}, {}, {}
     for i, d in ipairs(ds) do
