@@ -44,8 +44,8 @@ describe("fuse traces", function()
     -- the engine sees the output written before it is read: it is never loaded (12 bytes per element)
     local k = ga.ElementwiseKernel(p.in_params, p.out_params, p.operation, "fz")
     local src = k:_source { types = { "float32", "float32", "float32" } }
-    assert.truthy(src:find("ga_vload(_v1, _p1", 1, true))
-    assert.falsy(src:find("ga_vload(_v2, _p2", 1, true))
+    assert.truthy(src:find("ga_vload(_v1[_u], _p1", 1, true))
+    assert.falsy(src:find("ga_vload(_v2[_u], _p2", 1, true))
   end)
 
   it("keeps float32 with a weak Lua float (0.1 * x), computes float16 in float32 and rounds", function()
