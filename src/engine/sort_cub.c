@@ -92,16 +92,23 @@ static void wrapper(char *w, size_t cap, const cub_src *s, const char *name) {
   }
 }
 
+/* Every kernel of one (dtype, z, hasv) in one program (entry point k<kind>):
+** one NVRTC compile, the CCCL headers parsed once, serves a whole sort */
+static const char *const entry[] = {"k0", "k1", "k2", "k3", "k4"};
+
 static void write_cub(const ga_tkreq *req, ga_buf *b) {
-  char w[512];
-  wrapper(w, sizeof w, (const cub_src *)req, "k");
-  ga_buf_add(b, w);
+  cub_src s = *(const cub_src *)req;
+  for (s.kind = C_HIST; s.kind <= C_INDEX; s.kind++) {
+    char w[512];
+    wrapper(w, sizeof w, &s, entry[s.kind]);
+    ga_buf_add(b, w);
+  }
 }
 
 static cudaKernel_t get_kernel(lua_State *L, ga_state *ctx, int kind, int t, int z, int hasv) {
   cub_src s;
   memset(&s, 0, sizeof s);
-  s.req = (ga_tkreq){"sort", cub_parts, write_cub, NULL, NULL, 2, cub_opts};
+  s.req = (ga_tkreq){"sort", cub_parts, write_cub, entry[kind], NULL, 2, cub_opts};
   s.kind = kind;
   s.t = t;
   s.z = z;
@@ -194,15 +201,17 @@ static void launch(lua_State *L, ga_state *ctx, cudaKernel_t k, unsigned grid, u
 }
 
 static void histogram(lua_State *L, ga_state *ctx, cub_job *j, const void *x) {
-  cudaKernel_t k = get_kernel(L, ctx, C_HIST, j->t, j->z, 0);
-  int per_sm = 1;
-  ga_cuda_check(L, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k, HIST_THREADS, 0),
-                "sort: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  cudaKernel_t k = get_kernel(L, ctx, C_HIST, j->t, j->z, j->hasv);
+  /* as many blocks as fit at once (CUB's choice); 8 per SM if unknown */
+  int per_sm = 8;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k, HIST_THREADS, 0) != cudaSuccess ||
+      per_sm < 1)
+    per_sm = 8;
   unsigned n = (unsigned)j->n;
   int end_bit = 8 * j->np;
   void *args[] = {&j->bins, (void *)&x, &n, &end_bit};
   launch(L, ctx, k, (unsigned)(per_sm * ga_device_info(L, ctx->device)->sm_count), HIST_THREADS, args);
-  k = get_kernel(L, ctx, C_SCAN, GA_UINT8, 0, 0);
+  k = get_kernel(L, ctx, C_SCAN, j->t, j->z, j->hasv);
   void *sargs[] = {&j->bins};
   launch(L, ctx, k, (unsigned)j->np, 256, sargs);
 }
@@ -247,7 +256,7 @@ int ga_sort_cub(lua_State *L, ga_state *ctx, int t, int mode, int zero_eq, uint6
   ga_array *w = workspace(L, ctx, &j, mode);
   histogram(L, ctx, &j, x);
   if (j.hasv) {
-    cudaKernel_t k = get_kernel(L, ctx, C_IOTA, GA_UINT8, 0, 0);
+    cudaKernel_t k = get_kernel(L, ctx, C_IOTA, t, j.z, j.hasv);
     void *args[] = {&j.vb[1], &j.n};
     launch(L, ctx, k, blocks_for(L, ctx, n), 256, args);
   }
@@ -261,7 +270,7 @@ int ga_sort_cub(lua_State *L, ga_state *ctx, int t, int mode, int zero_eq, uint6
     pass(L, ctx, &j, k, p, kin, kout, vin, vout);
   }
   if (mode == 1) {
-    k = get_kernel(L, ctx, C_INDEX, GA_UINT8, 0, 0);
+    k = get_kernel(L, ctx, C_INDEX, t, j.z, j.hasv);
     void *args[] = {&j.vb[(j.np - 1) % 2], &j.n, &out};
     launch(L, ctx, k, blocks_for(L, ctx, n), 256, args);
   }
