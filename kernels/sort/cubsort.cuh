@@ -26,18 +26,40 @@ struct ga_cub_key {
   T v;
 };
 
+// The stored bits CUB pads a partial tile with (its MAX_KEY): they must
+// turn into the all-ones key, after every real key. All-ones bits do for
+// every dtype (the top unsigned value, a NaN) but signed integers, where
+// they are -1, and bool (1 is true).
+template <typename T, typename U> struct ga_cub_pad { static constexpr U value = (U)~(U)0; };
+template <typename U> struct ga_cub_pad<bool, U> { static constexpr U value = 1; };
+template <typename U> struct ga_cub_pad<int8, U> { static constexpr U value = (U)((U)~(U)0 >> 1); };
+template <typename U> struct ga_cub_pad<int16, U> { static constexpr U value = (U)((U)~(U)0 >> 1); };
+template <typename U> struct ga_cub_pad<int32, U> { static constexpr U value = (U)((U)~(U)0 >> 1); };
+template <typename U> struct ga_cub_pad<int64, U> { static constexpr U value = (U)((U)~(U)0 >> 1); };
+
+// The radix order of ga_rkey, except that its top key (NaN's, true's, the
+// largest integer's) becomes all-ones: CUB counts the padding of a partial
+// tile in the last digit of every pass and ranks it after the tile's real
+// keys, so every real key must stay at or below it. Converting in and out
+// is idempotent (intermediate passes store the values themselves).
 CUB_NAMESPACE_BEGIN
 template <typename T, int Z>
 struct NumericTraits<ga_cub_key<T, Z> >
     : BaseTraits<UNSIGNED_INTEGER, true, typename ga_cub_bits<sizeof(T)>::T, typename ga_cub_bits<sizeof(T)>::T> {
   typedef typename ga_cub_bits<sizeof(T)>::T UnsignedBits;
+  static constexpr UnsignedBits MAX_KEY = ga_cub_pad<T, UnsignedBits>::value;
+  static constexpr UnsignedBits ONES = (UnsignedBits)~(UnsignedBits)0;
+  static __host__ __device__ __forceinline__ UnsignedBits top() {
+    return (UnsignedBits)ga_rkey<T>::to(ga_rkey<T>::from(ONES), Z);
+  }
   static __host__ __device__ __forceinline__ UnsignedBits TwiddleIn(UnsignedBits b) {
     T v;
     memcpy(&v, &b, sizeof b);
-    return (UnsignedBits)ga_rkey<T>::to(v, Z);
+    UnsignedBits k = (UnsignedBits)ga_rkey<T>::to(v, Z);
+    return k == top() ? ONES : k;
   }
   static __host__ __device__ __forceinline__ UnsignedBits TwiddleOut(UnsignedBits k) {
-    T v = ga_rkey<T>::from(k);
+    T v = ga_rkey<T>::from(k == ONES ? top() : k);
     UnsignedBits b;
     memcpy(&b, &v, sizeof b);
     return b;
