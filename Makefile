@@ -21,7 +21,8 @@ CFLAGS  ?= -O2 -g
 WERROR  ?= -Werror
 WARN     = -Wall -Wextra $(WERROR) -Wno-unused-parameter
 ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
-             -I$(LUA_INCDIR) -isystem $(CUDA_INCDIR) -Isrc -Ibuild -Iinclude
+             -I$(LUA_INCDIR) -isystem $(CUDA_INCDIR) -Isrc -Ibuild -Iinclude \
+             -DGA_CUDA_INCDIR='"$(CUDA_INCDIR)"'
 # the toolkit libraries the module links (never libcuda: it loads without a
 # driver; never libnccl: src/libs/nccl_load.c opens it when first used)
 CUDA_LIBS  = -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lcusparse

@@ -28,6 +28,25 @@ describe("sort kernels", function()
     assert.is_true(core._compile(core._sort_source("scan", "uint8"), {}, 90) > 0)
   end)
 
+  -- one NVRTC compile of every CUB-path kernel (sort_cub.c): the variants
+  -- one-row sorts use (values z=false without positions, argsort and perm
+  -- z=true with them)
+  it("CUB onesweep kernels compile for every dtype", function()
+    local list = { { "scan", "uint8" }, { "iota", "uint8" }, { "index", "uint8" } }
+    for _, dt in ipairs(R.DTYPES) do
+      if dt ~= "complex128" then
+        for _, v in ipairs({ { "hist", dt, false }, { "hist", dt, true }, { "pass", dt, false, false },
+                             { "pass", dt, true, true } }) do
+          list[#list + 1] = v
+        end
+      end
+    end
+    local src, opts = core._sort_cub_source(list)
+    assert.is_string(src, "the toolkit's CCCL headers were not found")
+    assert.is_true(core._compile(src, opts, 90) > 0)
+    helper.assert_gaerror(function() core._sort_cub_source({ { "pass", "bogus" } }) end, "bogus")
+  end)
+
   it("rejects bad arguments before touching the device", function()
     helper.assert_gaerror(function() ga.unique({ 1 }, { bogus = true }) end, "unknown option")
     helper.assert_gaerror(function() ga.unique({ 1 }, { axis = 1 }) end, "axis = nil")
@@ -108,6 +127,21 @@ describe("sort on the GPU", function()
     local kk = k:take(ik)
     local same = kk[{ { 2, n } }]:eq(kk[{ { 1, n - 1 } }])
     local ordered = ik[{ { 2, n } }]:gt(ik[{ { 1, n - 1 } }])
+    assert.is_true(ga.logical_or(ga.logical_not(same), ordered):all():item())
+  end)
+
+  -- CUB's onesweep sorts in portions of under 2^28 elements, chained
+  -- through each portion's digit counts
+  helper.gpu_it("sorts and argsorts past one onesweep portion (2^28 + 4099 int32)", function()
+    local n = (1 << 28) + 4099
+    local x = (ga.random.random(n, "float32") * 1000):astype("int32")
+    local s = ga.sort(x)
+    assert.is_true(s[{ { 2, n } }]:ge(s[{ { 1, n - 1 } }]):all():item())
+    assert.equal(x:astype("int64"):sum():item(), s:astype("int64"):sum():item())
+    local i = ga.argsort(x)
+    assert.is_true(ga.array_equal(x:take(i), s))
+    local same = s[{ { 2, n } }]:eq(s[{ { 1, n - 1 } }])
+    local ordered = i[{ { 2, n } }]:gt(i[{ { 1, n - 1 } }])
     assert.is_true(ga.logical_or(ga.logical_not(same), ordered):all():item())
   end)
 

@@ -11,7 +11,8 @@
 ** stable float64 sorts) is one LSD radix sort: a histogram kernel, a scan
 ** kernel and one onesweep kernel per 8-bit digit, the digits of the key
 ** first and then those of the row number (one sort serves a whole batch).
-** Up to 2^32 - 1 elements per call (positions travel as uint32).
+** Up to 2^32 - 1 elements per call (positions travel as uint32). A single
+** row with no starting order goes to sort_cub.c (CUB's kernels) instead.
 */
 #include <stdio.h>
 #include <string.h>
@@ -278,6 +279,8 @@ static int l_sort(lua_State *L) {
   j.nkp = ga_dtypes[x->dtype].itemsize;
   j.nsp = digits_of((uint64_t)(n / rowlen));
   j.hasv = mode != 0 || j.nsp > 0 || perm;
+  /* one row, no starting order: CUB's onesweep (sort_cub.c) where it builds */
+  if (j.nsp == 0 && !perm && ga_sort_cub(L, ctx, j.t, mode, j.zero_eq, j.n, x->data, out->data)) return 1;
   j.tiles = ((uint64_t)n + TILE - 1) / TILE;
   j.x = x->data;
   j.perm = perm ? (const unsigned *)perm->data : NULL;
@@ -346,4 +349,5 @@ static const luaL_Reg funcs[] = {
 
 void ga_open_sort(lua_State *L) {
   ga_setfuncs(L, funcs);
+  ga_open_sort_cub(L);
 }
