@@ -125,7 +125,7 @@ static int l_sort_cub_source(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   if (!cub_ready()) return 0;
   lua_Integer nk = luaL_len(L, 1);
-  if (nk < 1 || nk > 200) ga_error(L, "_sort_cub_source: 1 to 200 kernels, got %lld", (long long)nk);
+  if (nk < 1 || nk > 200) ga_error(L, "_sort_cub_source: 1 to 200 kernels, got %I", (lua_Integer)nk);
   luaL_checkstack(L, (int)nk + 8, "_sort_cub_source");
   lua_settop(L, 1);
   for (int i = 0; cub_parts[i]; i++) lua_pushstring(L, ga_kernel_source(cub_parts[i]));
