@@ -108,8 +108,14 @@ void ga_device_enter(lua_State *L, ga_state *ctx) {
   /* cudaGetDevice is a thread-local read; asking each time stays right when
   ** the host program switches devices behind our back */
   int cur = -1;
-  if (cudaGetDevice(&cur) != cudaSuccess || cur != ctx->device)
+  /* and once per thread: cudaGetDevice answers 0 before any context is
+  ** current, where the driver calls (cuKernelGetFunction) would fail with
+  ** CUDA_ERROR_INVALID_CONTEXT; cudaSetDevice makes the primary one current */
+  static _Thread_local int entered;
+  if (cudaGetDevice(&cur) != cudaSuccess || cur != ctx->device || !entered) {
     ga_cuda_check(L, cudaSetDevice(ctx->device), "cudaSetDevice");
+    entered = 1;
+  }
   if (!atomic_load_explicit(&limits_set[ctx->device], memory_order_acquire)) set_limits(L, ctx->device);
 }
 
