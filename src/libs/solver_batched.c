@@ -51,7 +51,7 @@ void ga_sv_getrf_batched(lua_State *L, const ga_svmat *m, int *ipiv, int *info) 
     default: st = (int)cublasZgetrfBatched(h, n, (cuDoubleComplex *const *)A, n, ipiv, info, nb); break;
   }
   ga_lib_check(L, &ga_cublas, st, "linalg: cublas<t>getrfBatched");
-  lua_pop(L, 1);   /* the pointer array: the collector keeps it until the work is done, as any pool array */
+  lua_pop(L, 1);   /* the pointer array: its block is reused in stream order, after this call */
 }
 
 void ga_sv_getrs_batched(lua_State *L, const ga_svmat *a, const int *ipiv, const ga_svmat *b, int trans) {
