@@ -120,7 +120,10 @@ return function(ga)
     return I
   end
 
-  -- the diagonal of U and the permutation's parity, from an LU
+  -- the diagonal of U and the permutation's parity, from an LU; zero: the
+  -- matrices with an exactly zero pivot (singular). Their det is 0 whatever
+  -- follows the zero in U: LAPACK stops scaling there, but a batched LU may
+  -- divide by it and leave NaN (CuPy's issue 2650 with cuBLAS's)
   local function lu_parts(a, fname)
     local n
     a, n = square(a, fname)
@@ -129,18 +132,19 @@ return function(ga)
     local d = ga.diagonal(A, 0, -2, -1)
     local swaps = ga.sum(ga.not_equal(ipiv, ga.arange(1, n + 1, "int64")), { axis = -1 })
     local sign = ga.subtract(1, ga.multiply(2, ga.remainder(swaps, 2))):astype(dt)
-    return d, sign, dt
+    local zero = ga.any(ga.equal(d, 0), { axis = -1 })
+    return d, sign, dt, zero
   end
 
   --- linalg.det(a): 0 for a singular matrix (no error, as NumPy)
   function linalg.det(a)
-    local d, sign = lu_parts(a, "det")
-    return ga.multiply(ga.prod(d, { axis = -1 }), sign)
+    local d, sign, _, zero = lu_parts(a, "det")
+    return ga.where(zero, 0, ga.multiply(ga.prod(d, { axis = -1 }), sign))
   end
 
   --- linalg.slogdet(a) -> sign, logabsdet (sign 0 and -inf when singular)
   function linalg.slogdet(a)
-    local d, sign, dt = lu_parts(a, "slogdet")
+    local d, sign, dt, zero = lu_parts(a, "slogdet")
     local ad = ga.abs(d)
     local logdet = ga.sum(ga.log(ad), { axis = -1 })
     local unit
@@ -149,9 +153,8 @@ return function(ga)
     else
       unit = ga.sign(d)
     end
-    sign = ga.multiply(ga.prod(unit, { axis = -1 }), sign)
-    if is_complex(dt) then sign = ga.where(ga.isinf(logdet), ga.zeros({}, dt), sign) end
-    return sign, logdet
+    sign = ga.where(zero, 0, ga.multiply(ga.prod(unit, { axis = -1 }), sign))
+    return sign, ga.where(zero, -math.huge, logdet)
   end
 
   --- linalg.cholesky(a): lower L with L L^H = a (a Hermitian positive definite)

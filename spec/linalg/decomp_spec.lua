@@ -13,30 +13,7 @@ local ga = helper.ga
 local TOL = { float32 = 2e-5, float64 = 1e-12, complex64 = 2e-5, complex128 = 1e-12 }
 
 local function gpu(rows, dt) return ga.array(rows, dt) end
-local function conj_t(x)
-  local t = x:swapaxes(-1, -2)
-  return x.dtype:find("complex", 1, true) and ga.conj(t) or t
-end
--- max |x - y| / (1 + max |y|) over two arrays of one shape
-local function gdiff(x, y)
-  assert.are.same(y.shape, x.shape)
-  local a, b = R.values(x), R.values(y)
-  local d, s = 0, 1
-  for i = 1, #b do
-    d = math.max(d, L.abs(L.sub(a[i], b[i])))
-    s = math.max(s, L.abs(b[i]))
-  end
-  return d / s
-end
-local function assert_small(v, tol, what)
-  assert(v <= tol, ("%s: %g > %g"):format(what, v, tol))
-end
-local function rand_gpu(shape, dt, diag)
-  local M = { shape = shape, data = R.rand_list(R.size(shape), dt, -1, 1) }
-  local x = R.to_gpu(M, dt)
-  if diag then x = ga.add(x, ga.multiply(ga.eye(shape[#shape], dt), diag)) end
-  return x
-end
+local conj_t, gdiff, assert_small, rand_gpu = L.conj_t, L.gdiff, L.assert_small, L.rand_gpu
 local function eye_like(n, dt) return ga.eye(n, dt) end
 local function upper_exact(x)   -- every element below the diagonal is exactly 0
   local s = x.shape

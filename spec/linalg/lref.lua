@@ -3,6 +3,7 @@
 -- or pairs, NumPy's matmul (1-D promotion, batch broadcasting, integer
 -- wrap-around, bool as "any"), a brute-force einsum, dense real matrix
 -- helpers (as flat row-major lists) and comparisons.
+local ga = require "gpuarray"
 local R = require "ndref"
 
 local L = {}
@@ -261,6 +262,35 @@ function L.rand_rows(m, n, diag)
     for j = 1, n do A[i][j] = math.random() * 2 - 1 + ((i == j and diag) or 0) end
   end
   return A
+end
+
+
+-- GPU arrays against each other (the decomposition specs) -------------------
+--- x^H (the last two axes swapped, conjugated when complex)
+function L.conj_t(x)
+  local t = x:swapaxes(-1, -2)
+  return x.dtype:find("complex", 1, true) and ga.conj(t) or t
+end
+--- max |x - y| / (1 + max |y|) over two arrays of one shape
+function L.gdiff(x, y)
+  assert.are.same(y.shape, x.shape)
+  local a, b = R.values(x), R.values(y)
+  local d, s = 0, 1
+  for i = 1, #b do
+    d = math.max(d, L.abs(L.sub(a[i], b[i])))
+    s = math.max(s, L.abs(b[i]))
+  end
+  return d / s
+end
+function L.assert_small(v, tol, what)
+  assert(v <= tol, ("%s: %g > %g"):format(what, v, tol))
+end
+--- a random array of shape (values in [-1, 1)), plus diag on each matrix's diagonal
+function L.rand_gpu(shape, dt, diag)
+  local M = { shape = shape, data = R.rand_list(R.size(shape), dt, -1, 1) }
+  local x = R.to_gpu(M, dt)
+  if diag then x = ga.add(x, ga.multiply(ga.eye(shape[#shape], dt), diag)) end
+  return x
 end
 
 return L

@@ -9,9 +9,11 @@
 ** row-major X is column-major X^T: lua/gpuarray/linalg.lua exploits that to
 ** avoid most transposes). Inputs are overwritten in place; leading axes are
 ** a batch, run one matrix after another on the current stream with one
-** workspace. Routines that can fail report LAPACK's info of the first
+** workspace, or, for more than one small matrix, by the libraries' batched
+** routines in one call (solver_batched.c). Routines that can fail report LAPACK's info of the first
 ** failing matrix (reading it synchronises, as CuPy does), and Lua raises.
 */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cusolverDn.h>
@@ -28,7 +30,14 @@ static int solver_create(void **out) {
   int st = (int)cusolverDnCreate(&s->h);
   if (!st) st = (int)cusolverDnCreateParams(&s->params);
   if (!st) st = (int)cusolverDnCreateGesvdjInfo(&s->jacobi);
+  if (!st) st = (int)cusolverDnCreateSyevjInfo(&s->syevj);
+  /* the batched Jacobi routines may leave their results unsorted: ask for
+  ** the order of the single-matrix path (their default, said explicitly) */
+  if (!st) st = (int)cusolverDnXgesvdjSetSortEig(s->jacobi, 1);
+  if (!st) st = (int)cusolverDnXsyevjSetSortEig(s->syevj, 1);
   if (st) {
+    if (s->syevj) cusolverDnDestroySyevjInfo(s->syevj);
+    if (s->jacobi) cusolverDnDestroyGesvdjInfo(s->jacobi);
     if (s->params) cusolverDnDestroyParams(s->params);
     if (s->h) cusolverDnDestroy(s->h);
     free(s);
@@ -40,6 +49,7 @@ static int solver_create(void **out) {
 
 static int solver_destroy(void *p) {
   ga_solver *s = (ga_solver *)p;
+  cusolverDnDestroySyevjInfo(s->syevj);
   cusolverDnDestroyGesvdjInfo(s->jacobi);
   cusolverDnDestroyParams(s->params);
   int st = (int)cusolverDnDestroy(s->h);
@@ -122,17 +132,27 @@ ga_solver *ga_sv_handle(lua_State *L) {
 /* LU                                                                     */
 /* ---------------------------------------------------------------------- */
 
-/* core._getrf(A) -> ipiv (int64, batch..., n), info, index */
+/* core._getrf(A) -> ipiv (batch..., n), info, index. ipiv is int64 from
+** cuSOLVER's loop, or int32 from cuBLAS's batched LU (small matrices, more
+** than one): _getrs takes either, and both hold LAPACK's 1-based pivots. */
 static int l_getrf(lua_State *L) {
   ga_svmat m;
   lua_settop(L, 1);
   ga_sv_mat(L, 1, &m, "linalg: getrf");
   if (m.rows != m.cols) ga_error(L, "linalg: getrf: square matrices only");
+  int64_t n = m.rows;
+  if (n > 0 && ga_sv_batched(&m, GA_SV_SMALL_MAX)) {
+    ga_array *ipiv = ga_sv_batch_array(L, &m, GA_INT32, n);          /* 2 */
+    int *info = ga_sv_info(L, m.batch);                               /* 3 */
+    ga_sv_getrf_batched(L, &m, (int *)ipiv->data, info);
+    lua_pushvalue(L, 2);
+    ga_sv_push_info(L, info, m.batch);
+    return 3;
+  }
   ga_solver *s = ga_sv_handle(L);
   ga_array *ipiv = ga_sv_batch_array(L, &m, GA_INT64, m.rows);        /* 2 */
   int *info = ga_sv_info(L, m.batch);                                 /* 3 */
   size_t dws = 0, hws = 0;
-  int64_t n = m.rows;
   ga_lib_check(L, &ga_cusolver, cusolverDnXgetrf_bufferSize(s->h, s->params, n, n, m.type, m.a->data, n, m.type, &dws, &hws),
                "linalg: cusolverDnXgetrf_bufferSize");
   void *dw = ga_lib_workspace(L, ga_ctx(L), dws);
@@ -159,12 +179,18 @@ static int l_getrs(lua_State *L) {
   ga_array *ipiv = ga_checkarray(L, 2);
   ga_sv_mat(L, 3, &b, "linalg: getrs");
   int trans = lua_toboolean(L, 4);
-  if (a.a->dtype != b.a->dtype || a.batch != b.batch || b.rows != a.rows || ipiv->dtype != GA_INT64)
+  if (a.a->dtype != b.a->dtype || a.batch != b.batch || b.rows != a.rows || a.rows != a.cols ||
+      (ipiv->dtype != GA_INT64 && ipiv->dtype != GA_INT32) || ipiv->size != a.batch * a.rows)
     ga_error(L, "linalg: getrs: mismatched operands");
-  ga_solver *s = ga_sv_handle(L);
-  int *info = ga_sv_info(L, a.batch);
   int64_t n = a.rows;
   if (n == 0 || b.cols == 0) return 0;
+  if (ipiv->dtype == GA_INT32) {   /* _getrf's batched LU */
+    if (a.batch > INT_MAX || n > INT_MAX) ga_error(L, "linalg: getrs: mismatched operands");
+    ga_sv_getrs_batched(L, &a, (const int *)ipiv->data, &b, trans);
+    return 0;
+  }
+  ga_solver *s = ga_sv_handle(L);
+  int *info = ga_sv_info(L, a.batch);
   for (int64_t i = 0; i < a.batch; i++)
     ga_lib_check(L, &ga_cusolver,
                  cusolverDnXgetrs(s->h, s->params, trans ? CUBLAS_OP_T : CUBLAS_OP_N, n, b.cols, a.type,
@@ -190,6 +216,10 @@ static int l_potrf(lua_State *L) {
     lua_pushinteger(L, 0);
     lua_pushinteger(L, 0);
     return 2;
+  }
+  if (ga_sv_batched(&m, GA_SV_SMALL_MAX)) {
+    ga_sv_potrf_batched(L, s, &m, uplo, info);
+    return ga_sv_push_info(L, info, m.batch);
   }
   size_t dws = 0, hws = 0;
   ga_lib_check(L, &ga_cusolver, cusolverDnXpotrf_bufferSize(s->h, s->params, uplo, n, m.type, m.a->data, n, m.type, &dws, &hws),
@@ -310,6 +340,12 @@ static int l_syevd(lua_State *L) {
     lua_pushvalue(L, 4);
     lua_pushinteger(L, 0);
     lua_pushinteger(L, 0);
+    return 3;
+  }
+  if (ga_sv_batched(&m, GA_SV_JACOBI_MAX)) {
+    ga_sv_syevj_batched(L, s, &m, jobz, uplo, w->data, info);
+    lua_pushvalue(L, 4);
+    ga_sv_push_info(L, info, m.batch);
     return 3;
   }
   size_t dws = 0, hws = 0;

@@ -6,7 +6,8 @@
 **   "gesvdj" one-sided Jacobi;
 **   "gesvdp" through a polar decomposition (QDWH) and an eigensolver.
 ** The matrix is column-major m x n with m >= n (solver.c's layout; Lua
-** hands over A or A^T so that this holds) and is overwritten.
+** hands over A or A^T so that this holds) and is overwritten. A batch of
+** small matrices goes to gesvdjBatched (solver_batched.c) for "gesvdj".
 */
 #include <string.h>
 #include <cusolverDn.h>
@@ -124,6 +125,8 @@ static int l_gesvd(lua_State *L) {
                                      a.type, dw, dws, hw, hws, info + b, &err),
                    "linalg.svd: cusolverDnXgesvdp");
     }
+  } else if (strcmp(method, "gesvdj") == 0 && ga_sv_batched(&a, GA_SV_JACOBI_MAX)) {
+    ga_sv_gesvdj_batched(L, s, &a, jobz, S->data, Ud, vectors ? ucols : m, Vd, info);
   } else if (strcmp(method, "gesvdj") == 0) {
     int econ = !full, lw = 0;
     ga_lib_check(L, &ga_cusolver, gesvdj_size(s, t, jobz, econ, m, n, a.a->data, S->data, Ud, Vd, &lw),

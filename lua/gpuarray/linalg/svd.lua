@@ -25,6 +25,9 @@ return function(ga, linalg)
     vectors = { float32 = "gesvdp", float64 = "gesvdp", complex64 = "gesvdp", complex128 = "gesvdp" },
     rectangular = "gesvd",
     values = { float32 = "gram", float64 = "gesvdj", complex64 = "gram", complex128 = "gesvdj" },
+    -- a batch of more than one matrix of at most this many rows and columns
+    -- goes to gesvdjBatched (its documented limit: src/libs/solver_batched.c)
+    batched_max = 32,
   }
 
   local function eye_batch(batch, n, dt)
@@ -57,7 +60,14 @@ return function(ga, linalg)
     local method = opts.method
     if not method then
       local d = linalg._svd_method
-      method = not uv and d.values[dt] or m == n and d.vectors[dt] or d.rectangular
+      local nb = 1
+      for _, v in ipairs(batch) do nb = nb * v end
+      if nb > 1 and math.max(m, n) <= d.batched_max then
+        -- more than one small matrix: one gesvdjBatched call for them all
+        method = "gesvdj"
+      else
+        method = not uv and d.values[dt] or m == n and d.vectors[dt] or d.rectangular
+      end
     end
     if method == "gram" then
       if uv then fail("linalg.svd: method \"gram\" gives values only (compute_uv = false)") end
