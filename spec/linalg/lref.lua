@@ -5,6 +5,7 @@
 -- helpers (as flat row-major lists) and comparisons.
 local ga = require "gpuarray"
 local R = require "ndref"
+local luassert = require "luassert"   -- busted gives its assert to spec files only
 
 local L = {}
 
@@ -273,7 +274,7 @@ function L.conj_t(x)
 end
 --- max |x - y| / (1 + max |y|) over two arrays of one shape
 function L.gdiff(x, y)
-  assert.are.same(y.shape, x.shape)
+  luassert.are.same(y.shape, x.shape)
   local a, b = R.values(x), R.values(y)
   local d, s = 0, 1
   for i = 1, #b do
