@@ -34,7 +34,6 @@ typedef struct ga_state {
   int stream_ref;         /* registry ref of the current Stream object, or LUA_NOREF */
   ga_pool *pool;          /* current allocator for this state (NULL: the device default) */
   size_t gc_debt;         /* device bytes allocated since the collector last stepped */
-  size_t since_collect;   /* device bytes allocated since ga_alloc last ran a full collection */
   int default_dtype;      /* ga.set_default_dtype */
   const void *array_mt;   /* the ndarray metatable (identity), set by ga_open_ndarray */
   ga_capture *capture;    /* the stream capture this state began (graph.c), or NULL */

@@ -548,8 +548,7 @@ static chunk *new_block(ga_pool *p, void *ptr, size_t size) {
 }
 
 /* For device pools the caller has made p's device current (ga_alloc does) */
-/* cached_only: NULL rather than new memory when no cached chunk fits */
-static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph, int cached_only) {
+static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph) {
   size_t size = round_size(nbytes);
   if (!size) return NULL;
   pthread_mutex_lock(&p->mu);
@@ -559,10 +558,6 @@ static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph,
     p->used += c->b.size;
     pthread_mutex_unlock(&p->mu);
     goto handout;
-  }
-  if (cached_only) {
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
   }
   ga_pool_resolve_limit(p);
   size_t held = p->be->kind == BE_ASYNC ? p->used : p->total;
@@ -606,15 +601,11 @@ handout:
 }
 
 ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
-  return try_alloc(p, nbytes, s, 0, 0);
-}
-
-ga_block *ga_pool_try_cached(ga_pool *p, size_t nbytes, cudaStream_t s) {
-  return p->be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 0, 1);
+  return try_alloc(p, nbytes, s, 0);
 }
 
 ga_block *ga_pool_try_alloc_graph(ga_pool *p, size_t nbytes, cudaStream_t s) {
-  return p->be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 1, 0);
+  return p->be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 1);
 }
 
 /* ---- release */

@@ -11,7 +11,6 @@
 #include "runtime/runtime.h"
 
 #define GC_BATCH    ((size_t)16 << 20) /* step the Lua collector every 16 MiB */
-#define GROW_COLLECT ((size_t)4 << 20) /* blocks from this size: collect before growing */
 #define MAX_DEVICES 64
 
 enum { K_DEFAULT, K_HOST, K_OWNED, K_ASYNC };
@@ -116,20 +115,6 @@ ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
     if (ga_pool_is_async(p) && !(p = ga_pool_default(ctx->device)))
       ga_error(L, "no memory pool for device %d", ctx->device);
     return ga_capture_keep(L, ctx, alloc_recover(L, ctx, p, nbytes, ctx->stream, 1));
-  }
-  ctx->since_collect += nbytes;
-  /* Lua frees an array when its collector runs, not when the last reference
-  ** goes as CuPy's refcounts do: a loop making a large temporary each time
-  ** (y = fft(x)) would grow the pool by a block per iteration, each a
-  ** cudaMalloc, until a cycle ends. So before growing for a large block,
-  ** once at least that much (and 256 MiB) has been allocated since the last
-  ** such collection, collect: the dead arrays' blocks come back cached. */
-  if (nbytes >= GROW_COLLECT && ctx->since_collect >= nbytes && ctx->since_collect >= ((size_t)256 << 20) &&
-      lua_gc(ctx->main, LUA_GCISRUNNING)) {
-    ga_block *b = ga_pool_try_cached(p, nbytes, ctx->stream);
-    if (b) return b;
-    ctx->since_collect = 0;
-    lua_gc(ctx->main, LUA_GCCOLLECT);
   }
   return alloc_recover(L, ctx, p, nbytes, ctx->stream, 0);
 }
