@@ -146,6 +146,8 @@ describe("nccl: a one-rank communicator", function()
     local c = one()
     local s = ga.Stream({ non_blocking = true })
     local x = ga.arange(1000, "float32")
+    -- a non-blocking stream does not wait for the current one by itself
+    s:wait_event(ga.get_current_stream():record())
     local r = c:all_reduce(x, nil, "sum", s)
     s:synchronize()
     helper.assert_same(x:totable(), r:totable())
