@@ -13,7 +13,7 @@ BEGIN {
   hazards = unexpected = ok = procs = 0
 }
 /^== spec\// { spec = $2 }
-/ERROR SUMMARY: [0-9]+ error/ { procs++ }
+/ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY:/ { procs++ }
 /terminated before first instrumented API call/ { next }
 /^========= (Invalid|Uninitialized|Leaked|Race|Barrier|Potential|Error|Warning)/ {
   what = $0; sub(/^========= /, "", what); what = substr(what, 1, 90)
