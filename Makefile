@@ -156,7 +156,9 @@ examples: deps-build $(SO)
 #   make fuzz       every fuzz driver (fuzz/*.lua) for FUZZ_SECONDS each,
 #                   under the same sanitizers; findings land in fuzz/findings/
 #   make sanitize   (GPU) the spec suite under compute-sanitizer memcheck, and
-#                   racecheck on the reduction, scan and sort specs
+#                   racecheck on the reduction, scan and sort specs; fails on
+#                   any hazard and on CUDA API errors not listed in
+#                   tools/san/expected-api-errors (tools/san/classify.awk)
 #   make gcstress   the suite with a full collection at every device
 #                   allocation, then with the generational collector
 # ---------------------------------------------------------------------------
