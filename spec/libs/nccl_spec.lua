@@ -162,11 +162,12 @@ describe("nccl: a one-rank communicator", function()
     helper.assert_gaerror(function() c:all_reduce(x, ga.empty(12, "float64")) end,
       "all_reduce: send is float32 and recv is float64")
     helper.assert_gaerror(function() c:all_reduce(x, ga.empty(11, "float32")) end,
-      "all_reduce: recv has 11 elements, send 12")
+      "all_reduce: recv has 11 elements, it needs 12 (as many as send)")
     helper.assert_gaerror(function() c:all_reduce(x, nil, "mean") end, "all_reduce: op must be one of")
     helper.assert_gaerror(function() c:all_reduce(x:reshape(3, 4):transpose()) end, "must be C-contiguous")
     helper.assert_gaerror(function() c:all_reduce({ 1, 2 }) end, "all_reduce: send must be an ndarray")
-    helper.assert_gaerror(function() c:all_gather(x, ga.empty(5, "float32")) end, "all_gather: recv has 5")
+    helper.assert_gaerror(function() c:all_gather(x, ga.empty(5, "float32")) end,
+      "all_gather: recv has 5 elements, it needs 12 (nranks times send's)")
     helper.assert_gaerror(function() c:broadcast(x, 1) end, "broadcast: root 1 is not a rank")
     helper.assert_gaerror(function() c:send(x, 3) end, "send: peer 3 is not a rank")
     helper.assert_gaerror(function() c:all_reduce(x, nil, "sum", 5) end, "expected a Stream or an options table")

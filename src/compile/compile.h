@@ -32,12 +32,12 @@ void ga_program_check(lua_State *L, const char *what, const char *src, size_t sr
 /* The arch ga_program_check compiles for when there is no device */
 #define GA_CHECK_ARCH 90
 
-/* Compile now, ahead of any launch (a kernel's compile(dtype...)): for the
-** current device when there is one (the program cache then serves the
-** first call), else as ga_program_check for GA_CHECK_ARCH. Raises like
-** ga_program_get. */
-void ga_program_prepare(lua_State *L, ga_state *ctx, const char *what, const char *src, size_t srclen,
-                        int nopts, const char *const *opts);
+/* Compile the source on the top of the stack now, ahead of any launch (a
+** kernel's compile(dtype...)): for the current device when there is one
+** (the program cache then serves the first call), else as
+** ga_program_check for GA_CHECK_ARCH. Errors name "<kind> '<name>'" and
+** are ga_program_get's; pops the source. */
+void ga_program_prepare(lua_State *L, const char *kind, const char *name, int nopts, const char *const *opts);
 
 /* Compile only, for an explicit arch (no device needed: used by specs on
 ** machines without a GPU). Returns 0 and sets *binsize, or raises. */

@@ -260,8 +260,12 @@ void ga_program_check(lua_State *L, const char *what, const char *src, size_t sr
   lua_pop(L, 1);   /* the option scratch */
 }
 
-void ga_program_prepare(lua_State *L, ga_state *ctx, const char *what, const char *src, size_t srclen,
-                        int nopts, const char *const *opts) {
-  if (ga_device_count() > 0) ga_program_get(L, ctx, what, src, srclen, nopts, opts, 0, NULL);
-  else ga_program_check(L, what, src, srclen, nopts, opts, 0, NULL, GA_CHECK_ARCH);
+void ga_program_prepare(lua_State *L, const char *kind, const char *name, int nopts, const char *const *opts) {
+  size_t len;
+  const char *src = lua_tolstring(L, -1, &len);
+  const char *what = lua_pushfstring(L, "%s '%s'", kind, name);
+  ga_state *ctx = ga_state_get(L);
+  if (ga_device_count() > 0) ga_program_get(L, ctx, what, src, len, nopts, opts, 0, NULL);
+  else ga_program_check(L, what, src, len, nopts, opts, 0, NULL, GA_CHECK_ARCH);
+  lua_pop(L, 2);
 }

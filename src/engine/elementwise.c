@@ -436,6 +436,22 @@ static const char *dtype_field(lua_State *L, int t, int i, const char *key) {
   return s;
 }
 
+/* Push the source of variant v for the dtypes bd binds (_source and
+** compile show and compile what a call would) */
+static void push_generated(lua_State *L, const ga_ek *k, const binding *bd, const int *kind,
+                           const ga_ewvariant *v) {
+  ga_buf td, src;
+  ga_buf_init(&td);
+  ga_typemap_typedefs(&bd->tm, &td);
+  ga_ewspec spec;
+  make_spec(k, bd, kind, &spec, td.s);
+  ga_buf_init(&src);
+  ga_ew_generate(&spec, v, &src);
+  ga_buf_free(&td);
+  lua_pushlstring(L, src.s, src.len);
+  ga_buf_free(&src);
+}
+
 /* k:_source{types = {dtype per parameter}, scalar = {[j] = true},
 ** layout = "flat"|"strided"|"vin", vec =, nd =, idx64 =, raw_nd = {[j] = nd},
 ** raw_contig = {[j] = bool}} -> source, {NVRTC options}: the code a call
@@ -494,16 +510,7 @@ static int l_ek_source(lua_State *L) {
   v.bmask = (uint32_t)luaL_optinteger(L, -1, 0);
   v.unroll = v.cls == GA_EW_FLAT ? GA_EW_FLAT_UNROLL : v.cls == GA_EW_STRIDED ? GA_EW_STRIDED_UNROLL : 1;
   lua_settop(L, 2);
-  ga_buf td, src;
-  ga_buf_init(&td);
-  ga_typemap_typedefs(&bd.tm, &td);
-  ga_ewspec spec;
-  make_spec(k, &bd, kind, &spec, td.s);
-  ga_buf_init(&src);
-  ga_ew_generate(&spec, &v, &src);
-  ga_buf_free(&td);
-  lua_pushlstring(L, src.s, src.len);
-  ga_buf_free(&src);
+  push_generated(L, k, &bd, kind, &v);
   lua_createtable(L, k->nopts, 0);
   for (int i = 0; i < k->nopts; i++) {
     lua_pushstring(L, k->opts[i]);
@@ -559,20 +566,8 @@ static int l_ek_compile(lua_State *L) {
   ga_ixbuf ix;
   int64_t count;
   ga_ew_layout(&it, k->reduce_dims, !k->raw_views, &v, &ix, &count);
-  ga_buf td, src;
-  ga_buf_init(&td);
-  ga_typemap_typedefs(&bd.tm, &td);
-  ga_ewspec spec;
-  make_spec(k, &bd, kind, &spec, td.s);
-  ga_buf_init(&src);
-  ga_ew_generate(&spec, &v, &src);
-  ga_buf_free(&td);
-  lua_pushlstring(L, src.s, src.len);      /* before anything can raise: nothing leaks */
-  ga_buf_free(&src);
-  size_t len;
-  const char *code = lua_tolstring(L, -1, &len);
-  const char *what = lua_pushfstring(L, "ElementwiseKernel '%s'", k->name);
-  ga_program_prepare(L, ga_state_get(L), what, code, len, k->nopts, k->opts);
+  push_generated(L, k, &bd, kind, &v);
+  ga_program_prepare(L, "ElementwiseKernel", k->name, k->nopts, k->opts);
   lua_settop(L, 1);
   return 1;
 }

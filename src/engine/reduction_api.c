@@ -726,10 +726,7 @@ static int l_kernel_compile(lua_State *L) {
   ga_red_code c;
   kernel_code(k, &tm, dt, is_arr, &c);
   push_source(L, &c, &v);
-  size_t len;
-  const char *src = lua_tolstring(L, -1, &len);
-  const char *what = lua_pushfstring(L, "ReductionKernel '%s'", k->name);
-  ga_program_prepare(L, ga_state_get(L), what, src, len, k->nopts, k->opts);
+  ga_program_prepare(L, "ReductionKernel", k->name, k->nopts, k->opts);
   lua_settop(L, 1);
   return 1;
 }

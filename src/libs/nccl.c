@@ -91,6 +91,39 @@ static void check_same_dtype(lua_State *L, const ga_array *a, const ga_array *b,
              ga_dtypes[b->dtype].name);
 }
 
+/* The recv array at idx: a buffer of send's dtype with `want` elements
+** (`how` says why: "as many as send"); pushed again for the result */
+static ga_array *check_recv(lua_State *L, int idx, const comm *c, const ga_array *s, int64_t want,
+                            const char *how, const char *fname) {
+  ga_array *r = check_buffer(L, idx, c, fname, "recv");
+  check_same_dtype(L, s, r, fname);
+  if (r->size != want)
+    ga_error(L, "%s: recv has %I elements, it needs %I (%s)", fname, (lua_Integer)r->size, (lua_Integer)want, how);
+  lua_pushvalue(L, idx);
+  return r;
+}
+
+/* What a collective starts from: the communicator at 1, NCCL itself, and
+** the send buffer at 2 (for the calls that have one there) */
+typedef struct {
+  ga_state *ctx;
+  comm *c;
+  const ga_nccl_api *nc;
+  ga_array *s;
+} call;
+
+static void begin(lua_State *L, call *k, int with_send, const char *fname) {
+  k->ctx = ga_ctx(L);
+  k->c = check_comm(L, fname);
+  k->nc = ga_nccl(L, fname);
+  k->s = with_send ? check_buffer(L, 2, k->c, fname, "send") : NULL;
+}
+
+/* Last before NCCL is called: the fault switch (GPUARRAY_FAIL=lib) */
+static void before_queue(lua_State *L, const char *fname) {
+  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
+}
+
 static int check_rank(lua_State *L, int idx, const comm *c, const char *fname, const char *what) {
   lua_Integer r = ga_checkinteger(L, idx, fname, what);
   if (r < 0 || r >= c->nranks)
@@ -127,26 +160,19 @@ static void done(lua_State *L, const comm *c, int status, const char *fname, con
 ** recv is nil; recv may be send itself) */
 static int l_all_reduce(lua_State *L) {
   static const char *fname = "all_reduce";
-  ga_state *ctx = ga_ctx(L);
-  comm *c = check_comm(L, fname);
-  const ga_nccl_api *nc = ga_nccl(L, fname);
-  ga_array *s = check_buffer(L, 2, c, fname, "send");
+  call k;
+  begin(L, &k, 1, fname);
   int op = check_op(L, 4, fname), mult;
-  int type = wire_type(L, s->dtype, op, &mult, fname);
-  cudaStream_t st = opt_stream(L, ctx, c, 5, fname);
+  int type = wire_type(L, k.s->dtype, op, &mult, fname);
+  cudaStream_t st = opt_stream(L, k.ctx, k.c, 5, fname);
   ga_array *r;
   if (lua_isnoneornil(L, 3)) {
-    r = ga_new_array(L, ctx, s->dtype, s->ndim, s->shape);
+    r = ga_new_array(L, k.ctx, k.s->dtype, k.s->ndim, k.s->shape);
   } else {
-    r = check_buffer(L, 3, c, fname, "recv");
-    check_same_dtype(L, s, r, fname);
-    if (r->size != s->size)
-      ga_error(L, "%s: recv has %I elements, send %I (they must match)", fname, (lua_Integer)r->size,
-               (lua_Integer)s->size);
-    lua_pushvalue(L, 3);
+    r = check_recv(L, 3, k.c, k.s, k.s->size, "as many as send", fname);
   }
-  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
-  done(L, c, nc->all_reduce(s->data, r->data, (size_t)s->size * mult, type, op, c->comm, st), fname,
+  before_queue(L, fname);
+  done(L, k.c, k.nc->all_reduce(k.s->data, r->data, (size_t)k.s->size * mult, type, op, k.c->comm, st), fname,
        "ncclAllReduce");
   return 1;
 }
@@ -155,29 +181,22 @@ static int l_all_reduce(lua_State *L) {
 ** array there when recv is nil), nil elsewhere */
 static int l_reduce(lua_State *L) {
   static const char *fname = "reduce";
-  ga_state *ctx = ga_ctx(L);
-  comm *c = check_comm(L, fname);
-  const ga_nccl_api *nc = ga_nccl(L, fname);
-  ga_array *s = check_buffer(L, 2, c, fname, "send");
+  call k;
+  begin(L, &k, 1, fname);
   int op = check_op(L, 4, fname), mult;
-  int root = check_rank(L, 5, c, fname, "root");
-  int type = wire_type(L, s->dtype, op, &mult, fname);
-  cudaStream_t st = opt_stream(L, ctx, c, 6, fname);
+  int root = check_rank(L, 5, k.c, fname, "root");
+  int type = wire_type(L, k.s->dtype, op, &mult, fname);
+  cudaStream_t st = opt_stream(L, k.ctx, k.c, 6, fname);
   ga_array *r = NULL;
   if (!lua_isnoneornil(L, 3)) {
-    r = check_buffer(L, 3, c, fname, "recv");
-    check_same_dtype(L, s, r, fname);
-    if (r->size != s->size)
-      ga_error(L, "%s: recv has %I elements, send %I (they must match)", fname, (lua_Integer)r->size,
-               (lua_Integer)s->size);
-    lua_pushvalue(L, 3);
-  } else if (c->rank == root) {
-    r = ga_new_array(L, ctx, s->dtype, s->ndim, s->shape);
+    r = check_recv(L, 3, k.c, k.s, k.s->size, "as many as send", fname);
+  } else if (k.c->rank == root) {
+    r = ga_new_array(L, k.ctx, k.s->dtype, k.s->ndim, k.s->shape);
   } else {
     lua_pushnil(L);
   }
-  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
-  done(L, c, nc->reduce(s->data, r ? r->data : NULL, (size_t)s->size * mult, type, op, root, c->comm, st),
+  before_queue(L, fname);
+  done(L, k.c, k.nc->reduce(k.s->data, r ? r->data : NULL, (size_t)k.s->size * mult, type, op, root, k.c->comm, st),
        fname, "ncclReduce");
   return 1;
 }
@@ -186,26 +205,23 @@ static int l_reduce(lua_State *L) {
 ** root[, stream]): send is read on the root only (nil elsewhere) */
 static int l_broadcast(lua_State *L) {
   static const char *fname = "broadcast";
-  ga_state *ctx = ga_ctx(L);
-  comm *c = check_comm(L, fname);
-  const ga_nccl_api *nc = ga_nccl(L, fname);
+  call k;
+  begin(L, &k, 0, fname);
   /* broadcast(buf, root, ...) or broadcast(send, recv, root, ...) */
   int in_place = lua_type(L, 3) == LUA_TNUMBER;
   int recv_idx = in_place ? 2 : 3, root_idx = recv_idx + 1;
-  int root = check_rank(L, root_idx, c, fname, "root");
-  ga_array *r = check_buffer(L, recv_idx, c, fname, "recv");
-  ga_array *s = r;
-  if (c->rank == root && !in_place) {
-    s = check_buffer(L, 2, c, fname, "send");
-    check_same_dtype(L, s, r, fname);
-    if (r->size != s->size)
-      ga_error(L, "%s: recv has %I elements, send %I (they must match)", fname, (lua_Integer)r->size,
-               (lua_Integer)s->size);
+  int root = check_rank(L, root_idx, k.c, fname, "root");
+  ga_array *r = check_buffer(L, recv_idx, k.c, fname, "recv");
+  k.s = r;   /* the root reads send, the others recv itself */
+  if (k.c->rank == root && !in_place) {
+    k.s = check_buffer(L, 2, k.c, fname, "send");
+    check_recv(L, recv_idx, k.c, k.s, k.s->size, "as many as send", fname);
+    lua_pop(L, 1);
   }
   int mult, type = wire_type(L, r->dtype, -1, &mult, fname);
-  cudaStream_t st = opt_stream(L, ctx, c, root_idx + 1, fname);
-  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
-  done(L, c, nc->broadcast(s->data, r->data, (size_t)r->size * mult, type, root, c->comm, st), fname,
+  cudaStream_t st = opt_stream(L, k.ctx, k.c, root_idx + 1, fname);
+  before_queue(L, fname);
+  done(L, k.c, k.nc->broadcast(k.s->data, r->data, (size_t)r->size * mult, type, root, k.c->comm, st), fname,
        "ncclBroadcast");
   lua_pushvalue(L, recv_idx);
   return 1;
@@ -215,29 +231,22 @@ static int l_broadcast(lua_State *L) {
 ** after rank (a new array of shape {nranks, ...send's shape} when nil) */
 static int l_all_gather(lua_State *L) {
   static const char *fname = "all_gather";
-  ga_state *ctx = ga_ctx(L);
-  comm *c = check_comm(L, fname);
-  const ga_nccl_api *nc = ga_nccl(L, fname);
-  ga_array *s = check_buffer(L, 2, c, fname, "send");
-  int mult, type = wire_type(L, s->dtype, -1, &mult, fname);
-  cudaStream_t st = opt_stream(L, ctx, c, 4, fname);
+  call k;
+  begin(L, &k, 1, fname);
+  int mult, type = wire_type(L, k.s->dtype, -1, &mult, fname);
+  cudaStream_t st = opt_stream(L, k.ctx, k.c, 4, fname);
   ga_array *r;
   if (lua_isnoneornil(L, 3)) {
-    if (s->ndim >= GA_MAXDIM) ga_error(L, "%s: send has too many dimensions for the result", fname);
+    if (k.s->ndim >= GA_MAXDIM) ga_error(L, "%s: send has too many dimensions for the result", fname);
     int64_t shape[GA_MAXDIM];
-    shape[0] = c->nranks;
-    memcpy(shape + 1, s->shape, (size_t)s->ndim * sizeof(int64_t));
-    r = ga_new_array(L, ctx, s->dtype, s->ndim + 1, shape);
+    shape[0] = k.c->nranks;
+    memcpy(shape + 1, k.s->shape, (size_t)k.s->ndim * sizeof(int64_t));
+    r = ga_new_array(L, k.ctx, k.s->dtype, k.s->ndim + 1, shape);
   } else {
-    r = check_buffer(L, 3, c, fname, "recv");
-    check_same_dtype(L, s, r, fname);
-    if (r->size != s->size * c->nranks)
-      ga_error(L, "%s: recv has %I elements, it needs nranks x %I = %I", fname, (lua_Integer)r->size,
-               (lua_Integer)s->size, (lua_Integer)s->size * c->nranks);
-    lua_pushvalue(L, 3);
+    r = check_recv(L, 3, k.c, k.s, k.s->size * k.c->nranks, "nranks times send's", fname);
   }
-  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
-  done(L, c, nc->all_gather(s->data, r->data, (size_t)s->size * mult, type, c->comm, st), fname,
+  before_queue(L, fname);
+  done(L, k.c, k.nc->all_gather(k.s->data, r->data, (size_t)k.s->size * mult, type, k.c->comm, st), fname,
        "ncclAllGather");
   return 1;
 }
@@ -247,31 +256,24 @@ static int l_all_gather(lua_State *L) {
 ** without its first axis when that is nranks, else 1-d) */
 static int l_reduce_scatter(lua_State *L) {
   static const char *fname = "reduce_scatter";
-  ga_state *ctx = ga_ctx(L);
-  comm *c = check_comm(L, fname);
-  const ga_nccl_api *nc = ga_nccl(L, fname);
-  ga_array *s = check_buffer(L, 2, c, fname, "send");
+  call k;
+  begin(L, &k, 1, fname);
   int op = check_op(L, 4, fname), mult;
-  int type = wire_type(L, s->dtype, op, &mult, fname);
-  if (s->size % c->nranks)
-    ga_error(L, "%s: send has %I elements, not a multiple of nranks (%d)", fname, (lua_Integer)s->size,
-             c->nranks);
-  int64_t count = s->size / c->nranks;
-  cudaStream_t st = opt_stream(L, ctx, c, 5, fname);
+  int type = wire_type(L, k.s->dtype, op, &mult, fname);
+  if (k.s->size % k.c->nranks)
+    ga_error(L, "%s: send has %I elements, not a multiple of nranks (%d)", fname, (lua_Integer)k.s->size,
+             k.c->nranks);
+  int64_t count = k.s->size / k.c->nranks;
+  cudaStream_t st = opt_stream(L, k.ctx, k.c, 5, fname);
   ga_array *r;
   if (lua_isnoneornil(L, 3)) {
-    if (s->ndim >= 1 && s->shape[0] == c->nranks) r = ga_new_array(L, ctx, s->dtype, s->ndim - 1, s->shape + 1);
-    else r = ga_new_array(L, ctx, s->dtype, 1, &count);
+    if (k.s->ndim >= 1 && k.s->shape[0] == k.c->nranks) r = ga_new_array(L, k.ctx, k.s->dtype, k.s->ndim - 1, k.s->shape + 1);
+    else r = ga_new_array(L, k.ctx, k.s->dtype, 1, &count);
   } else {
-    r = check_buffer(L, 3, c, fname, "recv");
-    check_same_dtype(L, s, r, fname);
-    if (r->size != count)
-      ga_error(L, "%s: recv has %I elements, it needs send's / nranks = %I", fname, (lua_Integer)r->size,
-               (lua_Integer)count);
-    lua_pushvalue(L, 3);
+    r = check_recv(L, 3, k.c, k.s, count, "send's divided by nranks", fname);
   }
-  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
-  done(L, c, nc->reduce_scatter(s->data, r->data, (size_t)count * mult, type, op, c->comm, st), fname,
+  before_queue(L, fname);
+  done(L, k.c, k.nc->reduce_scatter(k.s->data, r->data, (size_t)count * mult, type, op, k.c->comm, st), fname,
        "ncclReduceScatter");
   return 1;
 }
@@ -281,17 +283,16 @@ static int l_reduce_scatter(lua_State *L) {
 ** send first */
 static int point_to_point(lua_State *L, int sending) {
   const char *fname = sending ? "send" : "recv";
-  ga_state *ctx = ga_ctx(L);
-  comm *c = check_comm(L, fname);
-  const ga_nccl_api *nc = ga_nccl(L, fname);
-  ga_array *x = check_buffer(L, 2, c, fname, "x");
-  int peer = check_rank(L, 3, c, fname, "peer");
+  call k;
+  begin(L, &k, 0, fname);
+  ga_array *x = check_buffer(L, 2, k.c, fname, "x");
+  int peer = check_rank(L, 3, k.c, fname, "peer");
   int mult, type = wire_type(L, x->dtype, -1, &mult, fname);
-  cudaStream_t st = opt_stream(L, ctx, c, 4, fname);
-  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
+  cudaStream_t st = opt_stream(L, k.ctx, k.c, 4, fname);
+  before_queue(L, fname);
   size_t n = (size_t)x->size * mult;
-  if (sending) done(L, c, nc->send(x->data, n, type, peer, c->comm, st), fname, "ncclSend");
-  else done(L, c, nc->recv(x->data, n, type, peer, c->comm, st), fname, "ncclRecv");
+  if (sending) done(L, k.c, k.nc->send(x->data, n, type, peer, k.c->comm, st), fname, "ncclSend");
+  else done(L, k.c, k.nc->recv(x->data, n, type, peer, k.c->comm, st), fname, "ncclRecv");
   lua_pushvalue(L, 2);
   return 1;
 }
