@@ -497,7 +497,7 @@ __device__ __forceinline__ ga_welford<T, R> ga_welford_one(const T &x) {
   ga_welford<T, R> w;
   w.n = 1;
   w.mean = x;
-  w.m2 = (R)0;
+  w.m2 = ga_r_abs2(ga_r_sub(x, x));   // 0, but NaN for an infinite or NaN x, as NumPy's x - mean
   return w;
 }
 template <typename T, typename R>

@@ -179,3 +179,27 @@ describe("compat: integer linspace", function()
     end
   end)
 end)
+
+-- found by make difftest (program 125 of seed 1795506878): std of a
+-- single -inf gave 0 where NumPy's x - mean gives NaN
+describe("compat: var and std of infinities and NaN", function()
+  gpu_it("are NaN where NumPy's two-pass formula meets inf - inf or NaN", function()
+    local inf = math.huge
+    for _, dt in ipairs { "float32", "float64", "complex64" } do
+      for _, f in ipairs { "var", "std" } do
+        local one_inf = ga[f](ga.array({ -inf }, dt)):item()
+        assert.is_true(one_inf ~= one_inf, f .. " of {-inf} " .. dt)
+        local with_inf = ga[f](ga.array({ 1, inf, 2 }, dt)):item()
+        assert.is_true(with_inf ~= with_inf, f .. " of {1, inf, 2} " .. dt)
+        local nan = ga[f](ga.array({ 0 / 0 }, dt)):item()
+        assert.is_true(nan ~= nan, f .. " of {nan} " .. dt)
+        local x = math.random() * 100 - 50
+        assert.equal(0, ga[f](ga.array({ x }, dt)):item(), f .. " of one finite value " .. dt)
+      end
+    end
+    -- along an axis: each row alone
+    local r = ga.std(ga.array({ { -inf }, { 3 } }, "float64"), { axis = 2 }):totable()
+    assert.is_true(r[1] ~= r[1])
+    assert.equal(0, r[2])
+  end)
+end)
