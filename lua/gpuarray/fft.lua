@@ -13,7 +13,6 @@ return function(ga)
   local fail = internal.fail
   local is_array = internal.is_array
   local fft = {}
-  ga.fft = fft
 
   local SINGLE = { float16 = true, float32 = true, complex64 = true }
   local function complex_of(dt) return SINGLE[dt] and "complex64" or "complex128" end
@@ -276,4 +275,5 @@ return function(ga)
   end
 
   require("gpuarray.fft.freq")(ga, fft)
+  ga.fft = fft   -- published complete
 end
