@@ -113,7 +113,8 @@ function R.nested(A)
   return build(1)
 end
 
-local function strides_of(shape)
+--- C-order element strides of a shape
+function R.strides(shape)
   local st, acc = {}, 1
   for d = #shape, 1, -1 do
     st[d] = acc
@@ -121,6 +122,7 @@ local function strides_of(shape)
   end
   return st
 end
+local strides_of = R.strides
 
 --- Per-axis lists of 1-based positions (nil entry: a new axis) and which
 -- output axes survive, for a key on a shape.

@@ -2,20 +2,8 @@
 -- {re = {...}, im = {...}, shape = {...}}, flat in C order.
 local D = {}
 
-local function size(shape)
-  local n = 1
-  for _, d in ipairs(shape) do n = n * d end
-  return n
-end
-
-local function strides(shape)
-  local s, acc = {}, 1
-  for d = #shape, 1, -1 do
-    s[d] = acc
-    acc = acc * shape[d]
-  end
-  return s
-end
+local R = require "ndref"
+local size, strides = R.size, R.strides
 
 function D.new(shape, re, im)
   local n = size(shape)

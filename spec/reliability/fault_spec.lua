@@ -9,9 +9,7 @@ local core = ga._core
 local gpu_it = helper.gpu_it
 
 local function rand_list(n)
-  local t = {}
-  for i = 1, n do t[i] = math.random(-1000, 1000) / 8 end
-  return t
+  return helper.random_table({ n }, function() return math.random(-1000, 1000) / 8 end)
 end
 
 describe("fault injection without a GPU", function()
