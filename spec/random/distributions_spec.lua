@@ -1,7 +1,8 @@
 -- ga.random's distributions on 2^22 samples: mean and variance within 4
 -- standard errors of the true ones, for every distribution and dtype; the
 -- Kolmogorov-Smirnov statistic of uniform and normal samples below the 1%
--- critical value. Fresh seeds every run (helper.seed).
+-- critical value (a second sample when the first is not: S.check_ks).
+-- Fresh seeds every run (helper.seed).
 local helper = require "helper"
 local S = require "random.stats"
 local ga = helper.ga
@@ -38,13 +39,9 @@ describe("random: distributions", function()
     end)
 
     helper.gpu_it("Kolmogorov-Smirnov: uniform and normal " .. dt .. " below the 1% critical value", function()
-      local crit = S.ks_critical(N)
-      local du = S.ks(rs:random(N, dt), "uniform")
-      assert.is_true(du < crit, ("uniform %s: D = %g >= %g"):format(dt, du, crit))
-      local dn = S.ks(rs:standard_normal(N, dt), "normal")
-      assert.is_true(dn < crit, ("normal %s: D = %g >= %g"):format(dt, dn, crit))
-      local dm = S.ks(ga.random.randn(N, { dtype = dt }), "normal")
-      assert.is_true(dm < crit, ("randn %s: D = %g >= %g"):format(dt, dm, crit))
+      S.check_ks(function() return rs:random(N, dt) end, "uniform", "uniform " .. dt)
+      S.check_ks(function() return rs:standard_normal(N, dt) end, "normal", "normal " .. dt)
+      S.check_ks(function() return ga.random.randn(N, { dtype = dt }) end, "normal", "randn " .. dt)
     end)
   end
 
@@ -90,7 +87,7 @@ describe("random: distributions", function()
       S.check_moments(g:exponential(0.5, N, dt), 0.5, 0.25, "rng.exponential " .. dt)
     end
     S.check_moments(g:poisson(7, N), 7, 7, "rng.poisson")
-    assert.is_true(S.ks(g:random(N, "float32"), "uniform") < S.ks_critical(N))
-    assert.is_true(S.ks(g:standard_normal(N, "float32"), "normal") < S.ks_critical(N))
+    S.check_ks(function() return g:random(N, "float32") end, "uniform", "rng.random")
+    S.check_ks(function() return g:standard_normal(N, "float32") end, "normal", "rng.standard_normal")
   end)
 end)

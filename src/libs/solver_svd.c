@@ -47,10 +47,13 @@ static int gesvdj_run(ga_solver *s, int t, cusolverEigMode_t jobz, int econ, int
   return t == GA_FLOAT64 ? (int)GESVDJ_RUN(D, double) : (int)GESVDJ_RUN(Z, cuDoubleComplex);
 }
 
-/* core._gesvd(A, method, full, vectors) -> S, U, V, v_is_vt, info, index.
+/* core._gesvd(A, method, full, vectors) -> S, U, V, v_is_vt, info, index,
+** perturbation.
 ** S (batch..., n) real; with vectors U (batch..., m or n, m) holds U
 ** column-major and V (batch..., n, n) holds V (gesvdj, gesvdp) or V^H
-** (gesvd, then v_is_vt is true) column-major; without, U and V are nil. */
+** (gesvd, then v_is_vt is true) column-major; without, U and V are nil.
+** perturbation is gesvdp's estimate of the error in the values (the
+** largest over the batch; NaN when it is not finite), 0 for the others. */
 static int l_gesvd(lua_State *L) {
   ga_svmat a;
   lua_settop(L, 4);
@@ -85,6 +88,7 @@ static int l_gesvd(lua_State *L) {
   }
   int is_vt = strcmp(method, "gesvd") == 0;
   int *info = ga_sv_info(L, a.batch);                                       /* 8 */
+  double perturbation = 0;
   if (n == 0 || a.batch == 0) goto done;
   /* not referenced without vectors, but the libraries want valid pointers */
   char *dummy = (char *)ga_lib_workspace(L, ga_ctx(L), (size_t)isz);
@@ -124,6 +128,7 @@ static int l_gesvd(lua_State *L) {
                                      S->data + b * n * rsz, a.type, Ud + b * ustep, m, a.type, Vd + b * vstep, n,
                                      a.type, dw, dws, hw, hws, info + b, &err),
                    "linalg.svd: cusolverDnXgesvdp");
+      if (!(err <= perturbation)) perturbation = err;   /* NaN sticks */
     }
   } else if (strcmp(method, "gesvdj") == 0 && ga_sv_batched(&a, GA_SV_JACOBI_MAX)) {
     ga_sv_gesvdj_batched(L, s, &a, jobz, S->data, Ud, vectors ? ucols : m, Vd, info);
@@ -153,10 +158,11 @@ done:
   if (n == 0 || a.batch == 0) {
     lua_pushinteger(L, 0);
     lua_pushinteger(L, 0);
-    return 6;
+  } else {
+    ga_sv_push_info(L, info, a.batch);
   }
-  ga_sv_push_info(L, info, a.batch);
-  return 6;
+  lua_pushnumber(L, perturbation);
+  return 7;
 }
 
 static const luaL_Reg svd_funcs[] = {

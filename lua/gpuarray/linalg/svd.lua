@@ -16,13 +16,16 @@ return function(ga, linalg)
   local cat, batch_of, from_cm, is_complex = h.cat, h.batch_of, h.from_cm, h.is_complex
 
   -- defaults (H200, 1000 x 1000, docs/linalg.md): gesvdp for square
-  -- matrices with vectors (f32 28 ms at 6e-6 relative error, f64 32 ms;
-  -- gesvd 128/149 ms; gesvdj 54/88 ms but only 1.6e-4 in float32); gesvd
-  -- for the others (gesvdp's econ/full modes of rectangular matrices are not
-  -- verified yet); values alone: gram (10 ms) in single precision, gesvdj
-  -- in double.
+  -- matrices with vectors (f64 32 ms; gesvd 128/149 ms; gesvdj 54/88 ms but
+  -- only 1.6e-4 in float32); gesvd for the others (gesvdp's econ/full modes
+  -- of rectangular matrices are not verified yet); values alone: gram
+  -- (10 ms) in single precision, gesvdj in double. Single-precision gesvdp
+  -- gives wrong factors for some matrices (CUDA 13.0 on the H200: 35% of
+  -- random float32 1000 x 1000 ones, relative error up to 38, none of 840
+  -- in float64), so "gesvdp*" runs float32 and complex64 through double
+  -- precision and rounds the factors back.
   linalg._svd_method = {
-    vectors = { float32 = "gesvdp", float64 = "gesvdp", complex64 = "gesvdp", complex128 = "gesvdp" },
+    vectors = { float32 = "gesvdp*", float64 = "gesvdp", complex64 = "gesvdp*", complex128 = "gesvdp" },
     rectangular = "gesvd",
     values = { float32 = "gram", float64 = "gesvdj", complex64 = "gram", complex128 = "gesvdj" },
     -- a batch of more than one matrix of at most this many rows and columns
@@ -69,6 +72,12 @@ return function(ga, linalg)
         method = not uv and d.values[dt] or m == n and d.vectors[dt] or d.rectangular
       end
     end
+    if method == "gesvdp*" then
+      local wide = is_complex(dt) and "complex128" or "float64"
+      local U, S, Vh = linalg.svd(a:astype(wide), { full_matrices = full, compute_uv = uv, method = "gesvdp" })
+      if not uv then return S:astype(REAL[dt]) end
+      return U:astype(dt), S:astype(REAL[dt]), Vh:astype(dt)
+    end
     if method == "gram" then
       if uv then fail("linalg.svd: method \"gram\" gives values only (compute_uv = false)") end
       if m * n == 0 then return ga.empty(cat(batch, { 0 }), REAL[dt]) end
@@ -89,7 +98,13 @@ return function(ga, linalg)
     -- gesvd for a 7 x 12 float64 matrix, 3.7 for complex128; 2026-11-24):
     -- compute them and drop them
     local vectors = uv or method == "gesvdj"
-    local S, Um, Vm, vt, info, where = core._gesvd(A, method, full, vectors)
+    local S, Um, Vm, vt, info, where, perturbation = core._gesvd(A, method, full, vectors)
+    if perturbation ~= 0 then
+      -- gesvdp's own error estimate is exactly 0 for every good result we
+      -- measured and nonzero for every wrong one: redo those with gesvd
+      A = tall and h.fmem(a, dt) or h.cmem(a, dt)
+      S, Um, Vm, vt, info, where = core._gesvd(A, "gesvd", full, vectors)
+    end
     linalg._check_info(info, #batch > 0 and where, "svd", "did not converge")
     if not uv then return S end
     local U, Vh
