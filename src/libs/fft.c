@@ -101,6 +101,7 @@ static int l_fft_exec(lua_State *L) {
   *pin = NULL;
   if (ws) ga_array_release(ga_toarray(L, -1));
   ga_status_check(L, GA_DOM_CUFFT, st, "fft: cufftExec");
+  ga_gc_settle(L);
   lua_settop(L, 5);
   return 1;
 }

@@ -118,6 +118,7 @@ static void gemm_blas(lua_State *L, ga_state *ctx, const operand *A, const opera
                                          (int)B->ld, B->bstride, A->a->data, dt, (int)A->ld, A->bstride, zero,
                                          c->data, dt, (int)n, m * n, (int)batch, ct, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
   ga_lib_check(L, &ga_cublas, st, batch == 1 ? "matmul: cublasGemmEx" : "matmul: cublasGemmStridedBatchedEx");
+  ga_gc_settle(L);
 }
 
 /* ---------------------------------------------------------------------- */

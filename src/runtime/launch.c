@@ -114,8 +114,10 @@ unsigned ga_grid_for(lua_State *L, int device, uint64_t work, int threads, int p
 void ga_launch(lua_State *L, const char *what, cudaKernel_t k, dim3 grid, dim3 block,
                void **args, size_t shmem, cudaStream_t stream) {
   CUfunction fn = cached_function(k);
-  if (fn && ga_driver_launch(fn, grid, block, args, shmem, stream)) return;
-  /* no driver path, or it failed: the runtime names the error */
-  cudaError_t err = ga_runtime_launch((const void *)k, grid, block, args, shmem, stream);
-  if (err != cudaSuccess) launch_failed(L, what, err);
+  if (!fn || !ga_driver_launch(fn, grid, block, args, shmem, stream)) {
+    /* no driver path, or it failed: the runtime names the error */
+    cudaError_t err = ga_runtime_launch((const void *)k, grid, block, args, shmem, stream);
+    if (err != cudaSuccess) launch_failed(L, what, err);
+  }
+  ga_gc_settle(L);
 }

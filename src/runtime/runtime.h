@@ -56,6 +56,14 @@ ga_pool *ga_pool_default(int device);
 ** "gpuarray: out of device memory (requested N bytes, pool holds M)".
 ** Steps the collector in proportion to the bytes handed out. */
 ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes);
+/* After queuing work (ga_launch, the library calls): the collector's step
+** for the device bytes ga_alloc counted, if one is due (poolobj.c says why
+** it waits until here); under GPUARRAY_GC_STRESS, a full collection */
+extern _Thread_local ga_state *ga_gc_due;
+void ga_gc_settle_now(lua_State *L);
+static inline void ga_gc_settle(lua_State *L) {
+  if (ga_gc_due || ga_gc_stress()) ga_gc_settle_now(L);
+}
 void ga_block_retain(ga_block *b);
 void ga_block_release(ga_block *b);        /* never raises */
 
