@@ -148,7 +148,10 @@ void ga_ew_launch(lua_State *L, cudaStream_t stream, const char *what, const ga_
   if (grid > 0x7fffffff) grid = 0x7fffffff;   /* the strided loops stride over the rest */
   dim3 g = dim3_make((unsigned)grid, 1, 1), bl = dim3_make(b, 1, 1);
   /* the entry's CUfunction: no device query, no table lookup per call */
-  if (e->fn && ga_driver_launch(e->fn, g, bl, args, 0, stream)) return;
+  if (e->fn && ga_driver_launch(e->fn, g, bl, args, 0, stream)) {
+    ga_gc_settle(L);
+    return;
+  }
   ga_launch(L, what, e->k, g, bl, args, 0, stream);
 }
 

@@ -492,6 +492,7 @@ static int l_call(lua_State *L) {
     ga_pinned_after(L, -1, s);
     lua_pop(L, 1);
   }
+  ga_gc_settle(L);
   return 0;
 }
 
