@@ -42,6 +42,12 @@ describe("device memory", function()
     assert.equal(before, pool:used_bytes())
   end)
 
+  -- device garbage may grow to the bytes in use before the collector steps
+  -- (runtime/poolobj.c: Lua's own pause of 200%), two more allocations
+  -- when no launch comes between: with one or two 256 MiB arrays alive (the
+  -- last one can sit in a dead local's stack slot), at most six of them
+  local BOUND = 6 * 256 * MiB
+
   gpu_it("a loop dropping a 256 MiB array 400 times stays bounded", function()
     local pool = ga.get_default_memory_pool()
     collectgarbage()
@@ -52,7 +58,7 @@ describe("device memory", function()
       if i % 50 == 0 then a:fill(i) end
       peak = math.max(peak, pool:total_bytes())
     end
-    assert.is_true(peak - base <= 4 * 256 * MiB, ("pool grew to %d MiB"):format((peak - base) // MiB))
+    assert.is_true(peak - base <= BOUND, ("pool grew to %d MiB"):format((peak - base) // MiB))
   end)
 
   -- the collector's step for device bytes runs after the launch that
@@ -72,7 +78,7 @@ describe("device memory", function()
       end
       peak = math.max(peak, pool:total_bytes())
     end
-    assert.is_true(peak - base <= 4 * 256 * MiB, ("pool grew to %d MiB"):format((peak - base) // MiB))
+    assert.is_true(peak - base <= BOUND, ("pool grew to %d MiB"):format((peak - base) // MiB))
   end)
 
   gpu_it("raises out of device memory past the limit, then recovers", function()

@@ -34,6 +34,8 @@ typedef struct ga_state {
   int stream_ref;         /* registry ref of the current Stream object, or LUA_NOREF */
   ga_pool *pool;          /* current allocator for this state (NULL: the device default) */
   size_t gc_debt;         /* device bytes allocated since the collector last stepped */
+  size_t gc_pace;         /* ... at which it steps next: the bytes in use after the last step */
+  int gc_waits;           /* allocations since a step fell due without a launch (poolobj.c) */
   int default_dtype;      /* ga.set_default_dtype */
   const void *array_mt;   /* the ndarray metatable (identity), set by ga_open_ndarray */
   ga_capture *capture;    /* the stream capture this state began (graph.c), or NULL */
