@@ -191,7 +191,7 @@ sanitize: deps-test $(SO)
 	@COMPUTE_SANITIZER="$(COMPUTE_SANITIZER)" sh tools/san/gpu-sanitize
 
 gcstress: deps-test $(SO)
-	@echo "gcstress: a full collection at every device allocation"; \
+	@echo "gcstress: a full collection at every device allocation and launch"; \
 	  GPUARRAY_GC_STRESS=1 sh tools/run-specs >$(BUILD)/gcstress.log 2>&1; a=$$?; tail -n 1 $(BUILD)/gcstress.log; \
 	  echo "gcstress: the generational collector"; \
 	  GPUARRAY_GC=generational BUSTED_FLAGS="--helper=spec/gcmode.lua" sh tools/run-specs >$(BUILD)/gcgen.log 2>&1; b=$$?; tail -n 1 $(BUILD)/gcgen.log; \
