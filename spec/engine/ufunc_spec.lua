@@ -207,20 +207,28 @@ describe("ufuncs", function()
     end
 
     it("runs contiguous operands flat with the widest aligned vectors", function()
-      local r = L { shape = { 1000 }, contiguous = true, ops = { op { 4 }, op { 4 }, op({ 4 }, 4, 8192, true) } }
+      local n = 5000 + math.random(0, 1000)   -- past the one-element-per-thread size (4096)
+      local r = L { shape = { n }, contiguous = true, ops = { op { 4 }, op { 4 }, op({ 4 }, 4, 8192, true) } }
       assert.same({ "flat", 4, 2 }, { r.class, r.vec, r.unroll })
-      assert.equal(1000, r.count)
+      assert.equal(n, r.count)
       assert.is_false(r.idx64)
-      r = L { shape = { 1000 }, contiguous = true, ops = { op({ 4 }, 4, 4100), op({ 4 }, 4, 4096, true) } }
+      r = L { shape = { n }, contiguous = true, ops = { op({ 4 }, 4, 4100), op({ 4 }, 4, 4096, true) } }
       assert.equal(1, r.vec)
-      r = L { shape = { 1000 }, contiguous = true, ops = { op({ 4 }, 4, 4104), op({ 4 }, 4, 4096, true) } }
+      r = L { shape = { n }, contiguous = true, ops = { op({ 4 }, 4, 4104), op({ 4 }, 4, 4096, true) } }
       assert.equal(2, r.vec)
-      r = L { shape = { 64 }, contiguous = true, ops = { op({ 1 }, 1), op({ 4 }, 4, 4096, true) } }
+      r = L { shape = { n }, contiguous = true, ops = { op({ 1 }, 1), op({ 4 }, 4, 4096, true) } }
       assert.equal(4, r.vec)
-      r = L { shape = { 64 }, contiguous = true, ops = { op({ 16 }, 16), op({ 16 }, 16, 4096, true) } }
+      r = L { shape = { n }, contiguous = true, ops = { op({ 16 }, 16), op({ 16 }, 16, 4096, true) } }
       assert.equal(1, r.vec)
-      r = L { shape = { 64 }, contiguous = true, ops = { op({ 1 }, 1), op({ 1 }, 1, 4096, true) } }
+      r = L { shape = { n }, contiguous = true, ops = { op({ 1 }, 1), op({ 1 }, 1, 4096, true) } }
       assert.equal(16, r.vec)
+      -- up to 4096 elements: one element per thread, however aligned
+      for _, m in ipairs({ 1, 64, 1000, 4096 }) do
+        r = L { shape = { m }, contiguous = true, ops = { op { 4 }, op { 4 }, op({ 4 }, 4, 8192, true) } }
+        assert.same({ "flat", 1, 1, m }, { r.class, r.vec, r.unroll, r.count })
+      end
+      r = L { shape = { 4097 }, contiguous = true, ops = { op { 4 }, op({ 4 }, 4, 8192, true) } }
+      assert.same({ 4, 2 }, { r.vec, r.unroll })
       r = L { shape = {}, contiguous = true, ops = { op({}, 8), op({}, 8, 4096, true) } }
       assert.same({ "flat", 1 }, { r.class, r.count })
     end)

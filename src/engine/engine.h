@@ -31,6 +31,11 @@ void ga_open_params(lua_State *L);
 
 /* Elements (vectors for FLAT) each thread takes per step of its loop */
 #define GA_EW_FLAT_UNROLL 2
+/* Contiguous calls of at most this many elements take one element per
+** thread, not vectors: a kernel this small is all latency, and spreading it
+** over more threads shortened each of the 100 dependent kernels of a graph
+** replay (H200, make bench, A/B in one call: graph_100ops 118 -> 111 us) */
+#define GA_EW_TINY 4096
 #define GA_EW_STRIDED_UNROLL 4
 
 /* Parameter kinds */

@@ -3,7 +3,6 @@
 ** (flat vectorised, strided through an indexer, vectorised inner axis),
 ** the launch geometry, and the per-object memo of compiled variants.
 */
-#include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -101,8 +100,8 @@ void ga_ew_layout(ga_ewiter *it, int reduce_dims, int allow_vin, ga_ewvariant *v
     /* without arrays (raw parameters and a size) consecutive threads take
     ** consecutive i, for the user's own indexing to coalesce */
     v->cls = GA_EW_FLAT;
-    v->vec = it->narr ? pick_flat_vec(it) : 1;
-    v->unroll = it->narr ? GA_EW_FLAT_UNROLL : 1;
+    v->vec = it->narr && n > GA_EW_TINY ? pick_flat_vec(it) : 1;
+    v->unroll = it->narr && n > GA_EW_TINY ? GA_EW_FLAT_UNROLL : 1;
     /* the last thread's first element index stays below 2^32 */
     v->idx64 = n >= ((int64_t)1 << 31) - ((int64_t)1 << 16);
     *count = n;
