@@ -1,32 +1,107 @@
 #!/bin/bash
-# The lead's device call: build, every spec file in its own busted process
-# (timeouts isolate hangs and crashes; compile-bound files run in parallel,
-# timing-sensitive ones alone afterwards), then optionally make bench next to
-# CuPy's reference. Logs go to /tmp/logs, packed into $OUT/logs.tgz.
+# One device call, several steps (../shared/device says how the GPU machine
+# is reached): run from the repository root as
+#   bash tools/devrun.sh test bench probes race+memcheck+gcstress ...
+# with carry [".device"]. Steps run in the order given; a step of several
+# names joined by '+' runs them at the same time (the sanitizers and the
+# collector stress are slow and mostly idle the GPU). Steps:
+#   test      make test (every spec file in its own busted process)
+#   bench     make bench, CuPy's cupy_ref.py, and compare.py's ratios
+#   probes    bench/launch_floor.cu and bench/write_ceiling.cu: what one
+#             launch costs, and how fast the GPU writes memory
+#   sanitize  make sanitize (memcheck of the suite, racecheck, synccheck)
+#   race      make sanitize without memcheck (racecheck and synccheck)
+#   memcheck  memcheck alone, on MEMCHECK_SPECS (default: the whole suite)
+#   gcstress  make gcstress (a full collection at every allocation, then
+#             the generational collector), on GCSTRESS_SPECS (default: all)
+#   examples  every examples/*.lua, and make examples (the C hosts)
+#   difftest  make difftest N=${N:-300}
+#   sh:CMD    any shell command (through .device/with-lua)
+# Each step has its own time limit (STEP_TIMEOUT, default 560 s) and log.
+# Summary lines print as they come and go to $OUT/summary.txt at once (a
+# call cut short still returns them); every log is packed into
+# $OUT/logs.tgz at the end.
 cd "$(dirname "$0")/.." || exit 1
-W="bash ${WITH_LUA:-../.device/with-lua}"
-L=/tmp/logs
-rm -rf $L && mkdir -p $L
-export W L
-$W make -j16 all > $L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
-one() {
-  n=$(basename "$1" .lua)
-  s=$(date +%s)
-  timeout "${SPEC_TIMEOUT:-400}" $W busted "$1" > "$L/$n.log" 2>&1
-  echo "$n rc=$? $(( $(date +%s) - s ))s $(grep -a -E '^[0-9]+ success' "$L/$n.log" | tail -1 | sed 's/ : .*//')"
+W="bash .device/with-lua"
+# the host examples link liblua5.4 from the carried packages (.device)
+export LIBRARY_PATH=/opt/luaroot/usr/lib/x86_64-linux-gnu${LIBRARY_PATH:+:$LIBRARY_PATH}
+L=$(mktemp -d)
+OUT=${OUT:-/tmp/devrun-out}
+mkdir -p "$OUT"
+say() { echo "$*" | tee -a "$OUT/summary.txt"; }
+say "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
+say "tree: $(find src lua kernels spec bench tools -type f | sort | xargs cat | md5sum | cut -c1-12) (md5 of the sources)"
+$W make -j16 all >"$L/build.log" 2>&1 || { tail -n 30 "$L/build.log"; exit 1; }
+lim() { timeout "${STEP_TIMEOUT:-560}" "$@"; }
+
+run_step() {
+  local step=$1 t0
+  t0=$(date +%s)
+  case $step in
+    test)
+      lim $W make test >"$L/test.log" 2>&1
+      say "test: rc=$? $(tail -n 1 "$L/test.log") ($(( $(date +%s) - t0 )) s)"
+      grep -a -E '^(Failure|Error) → ' -A 6 "$L/test.log" | head -n 60
+      grep -a '^busted did not finish' "$L/test.log";;
+    bench)
+      lim $W make bench >"$L/ours.json" 2>"$L/bench.err"
+      say "bench: rc=$? ($(( $(date +%s) - t0 )) s)"
+      lim python3 .device/bench/cupy_ref.py >"$L/cupy.json" 2>"$L/cupy.err"
+      say "cupy_ref: rc=$? ($(( $(date +%s) - t0 )) s)"
+      python3 .device/bench/compare.py "$L/ours.json" "$L/cupy.json" >"$L/compare.txt" 2>&1
+      cat "$L/compare.txt"; cp "$L/compare.txt" "$L/ours.json" "$L/cupy.json" "$OUT/"
+      grep -v '^$' "$L/bench.err" | tail -n 5;;
+    probes)
+      nvcc -O2 -o "$L/launch_floor" bench/launch_floor.cu -lcuda >"$L/probes.log" 2>&1 &&
+        "$L/launch_floor" >>"$L/probes.log" 2>&1
+      nvcc -O3 -arch=native -o "$L/write_ceiling" bench/write_ceiling.cu >>"$L/probes.log" 2>&1 &&
+        "$L/write_ceiling" >>"$L/probes.log" 2>&1
+      say "probes: ($(( $(date +%s) - t0 )) s)"; tee -a "$OUT/summary.txt" <"$L/probes.log";;
+    sanitize|race)
+      local skip=
+      [ "$step" = race ] && skip=memcheck
+      SANITIZE_SKIP=$skip SANITIZE_OUT=build/san-$step lim $W make sanitize >"$L/$step.log" 2>&1
+      say "$step: rc=$? ($(( $(date +%s) - t0 )) s)"
+      grep -a '^sanitize' "$L/$step.log" | tee -a "$OUT/summary.txt"
+      cp -r "build/san-$step" "$L/" 2>/dev/null;;
+    memcheck)
+      SANITIZE_SKIP="racecheck synccheck" SANITIZE_SPECS="${MEMCHECK_SPECS:-}" \
+        SANITIZE_OUT=build/san-memcheck lim $W make sanitize >"$L/memcheck.log" 2>&1
+      say "memcheck (${MEMCHECK_SPECS:-all specs}): rc=$? ($(( $(date +%s) - t0 )) s)"
+      grep -a '^sanitize' "$L/memcheck.log" | tee -a "$OUT/summary.txt"
+      cp -r build/san-memcheck "$L/" 2>/dev/null;;
+    gcstress)
+      SPEC_FILES="${GCSTRESS_SPECS:-}" lim $W make gcstress >"$L/gcstress.log" 2>&1
+      say "gcstress (${GCSTRESS_SPECS:-all specs}): rc=$? ($(( $(date +%s) - t0 )) s)"
+      tee -a "$OUT/summary.txt" <"$L/gcstress.log"
+      cp build/gcstress.log build/gcgen.log "$L/" 2>/dev/null
+      grep -a -h -E '^(Failure|Error) → ' -A 4 build/gcstress.log build/gcgen.log | head -n 40;;
+    examples)
+      for e in examples/*.lua; do
+        lim $W env LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" lua5.4 "$e" \
+          >"$L/$(basename "$e").out" 2>&1
+        say "example $e: rc=$?"
+      done
+      lim $W make examples >"$L/host-examples.log" 2>&1
+      say "make examples: rc=$? $(tail -n 1 "$L/host-examples.log")";;
+    difftest)
+      lim $W make difftest N="${N:-300}" >"$L/difftest.log" 2>&1
+      say "difftest: rc=$? $(tail -n 1 "$L/difftest.log")";;
+    sh:*)
+      lim $W sh -c "${step#sh:}" >"$L/sh.log" 2>&1
+      say "sh: rc=$? ($(( $(date +%s) - t0 )) s)"; tail -n 40 "$L/sh.log";;
+    *) say "unknown step $step";;
+  esac
 }
-export -f one
-ALONE="spec/stream_spec.lua spec/pinned_spec.lua"
-ls ${SPECS:-spec/*_spec.lua} | grep -v -e stream_spec -e pinned_spec | xargs -P "${JOBS:-8}" -I{} bash -c 'one {}' > $L/summary.txt
-for f in $ALONE; do [ -f "$f" ] && one "$f" >> $L/summary.txt; done
-sort $L/summary.txt
-for f in $L/*_spec.log; do grep -a -E "^(Failure|Error) →" -A5 "$f" | head -"${FAILLINES:-14}"; done > $L/failures.txt
-head -c "${FAILCHARS:-7000}" $L/failures.txt
-for e in ${EXAMPLES:-}; do timeout 60 $W env LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" lua5.4 "$e" > "$L/$(basename "$e").out" 2>&1; echo "example $e rc=$?"; done
-if [ -n "$BENCH" ]; then
-  timeout 240 $W make bench > $L/ours.json 2> $L/bench.err
-  timeout 240 python3 ../.device/bench/cupy_ref.py > $L/cupy.json 2> $L/cupy.err
-  python3 ../.device/bench/compare.py $L/ours.json $L/cupy.json > $L/compare.txt
-  grep -v "^missing" $L/compare.txt; tail -3 $L/bench.err
-fi
-tar -czf "$OUT/logs.tgz" -C $L .
+
+for step in "$@"; do
+  case $step in
+    *+*)
+      IFS=+ read -ra parts <<<"$step"
+      for i in "${!parts[@]}"; do run_step "${parts[$i]}" >"$L/par-$i.out" 2>&1 & done
+      wait
+      for i in "${!parts[@]}"; do cat "$L/par-$i.out"; done;;
+    *) run_step "$step";;
+  esac
+done
+tar -czf "$OUT/logs.tgz" -C "$L" .
