@@ -110,9 +110,9 @@ typedef struct {
   comm *c;
   const ga_nccl_api *nc;
   ga_array *s;
-} call;
+} collective;
 
-static void begin(lua_State *L, call *k, int with_send, const char *fname) {
+static void begin(lua_State *L, collective *k, int with_send, const char *fname) {
   k->ctx = ga_ctx(L);
   k->c = check_comm(L, fname);
   k->nc = ga_nccl(L, fname);
@@ -160,7 +160,7 @@ static void done(lua_State *L, const comm *c, int status, const char *fname, con
 ** recv is nil; recv may be send itself) */
 static int l_all_reduce(lua_State *L) {
   static const char *fname = "all_reduce";
-  call k;
+  collective k;
   begin(L, &k, 1, fname);
   int op = check_op(L, 4, fname), mult;
   int type = wire_type(L, k.s->dtype, op, &mult, fname);
@@ -181,7 +181,7 @@ static int l_all_reduce(lua_State *L) {
 ** array there when recv is nil), nil elsewhere */
 static int l_reduce(lua_State *L) {
   static const char *fname = "reduce";
-  call k;
+  collective k;
   begin(L, &k, 1, fname);
   int op = check_op(L, 4, fname), mult;
   int root = check_rank(L, 5, k.c, fname, "root");
@@ -205,7 +205,7 @@ static int l_reduce(lua_State *L) {
 ** root[, stream]): send is read on the root only (nil elsewhere) */
 static int l_broadcast(lua_State *L) {
   static const char *fname = "broadcast";
-  call k;
+  collective k;
   begin(L, &k, 0, fname);
   /* broadcast(buf, root, ...) or broadcast(send, recv, root, ...) */
   int in_place = lua_type(L, 3) == LUA_TNUMBER;
@@ -231,7 +231,7 @@ static int l_broadcast(lua_State *L) {
 ** after rank (a new array of shape {nranks, ...send's shape} when nil) */
 static int l_all_gather(lua_State *L) {
   static const char *fname = "all_gather";
-  call k;
+  collective k;
   begin(L, &k, 1, fname);
   int mult, type = wire_type(L, k.s->dtype, -1, &mult, fname);
   cudaStream_t st = opt_stream(L, k.ctx, k.c, 4, fname);
@@ -256,7 +256,7 @@ static int l_all_gather(lua_State *L) {
 ** without its first axis when that is nranks, else 1-d) */
 static int l_reduce_scatter(lua_State *L) {
   static const char *fname = "reduce_scatter";
-  call k;
+  collective k;
   begin(L, &k, 1, fname);
   int op = check_op(L, 4, fname), mult;
   int type = wire_type(L, k.s->dtype, op, &mult, fname);
@@ -283,7 +283,7 @@ static int l_reduce_scatter(lua_State *L) {
 ** send first */
 static int point_to_point(lua_State *L, int sending) {
   const char *fname = sending ? "send" : "recv";
-  call k;
+  collective k;
   begin(L, &k, 0, fname);
   ga_array *x = check_buffer(L, 2, k.c, fname, "x");
   int peer = check_rank(L, 3, k.c, fname, "peer");
