@@ -244,8 +244,10 @@ end
 
 local function atan_call(tr, node, line)
   local a = nargs(tr, node, line, "math.atan", 1, 2)
-  if not a[2] then return apply_float(tr, "math.atan", FLOAT1.atan, numeric(tr, a[1], line, "math.atan"), line) end
-  if a[1].const ~= nil and a[2].const ~= nil then return tr:const(math.atan(a[1].const, a[2].const)) end
+  local y = numeric(tr, a[1], line, "math.atan")
+  if not a[2] then return apply_float(tr, "math.atan", FLOAT1.atan, y, line) end
+  local x = numeric(tr, a[2], line, "math.atan")
+  if y.const ~= nil and x.const ~= nil then return tr:const(math.atan(y.const, x.const)) end
   return float2(tr, "math.atan", a[1], a[2], { "atan2f", "atan2" }, line)
 end
 

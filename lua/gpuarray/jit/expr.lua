@@ -202,7 +202,8 @@ function Func:e_Binop(n)
   end
   if op == "//" or op == "%" then
     local r = promote(ta, tb)
-    if ints then
+    -- int64 with uint64 promotes to float64 (NumPy): then the float operation
+    if ints and types.is_int(r) then
       self:need(op == "//" and "idiv" or "imod")
       local fn = op == "//" and "_jit_idiv" or "_jit_imod"
       return self:E(("%s(%s, %s)"):format(fn, conv(a.code, ta, r), conv(b.code, tb, r)), r)
@@ -232,6 +233,10 @@ function Func:e_Binop(n)
   end
   if BITS[op] then
     local r = promote(ta, tb)
+    if not types.is_int(r) then
+      self:fail(line, ("bitwise '%s' on %s and %s: they have no common integer type (NumPy promotes them to "
+        .. "%s); convert one, as jit.int64(x)"):format(op, types.show(ta), types.show(tb), types.show(r)))
+    end
     return self:E(arith(a, b, BITS[op], r), r)
   end
   -- shifts: Lua's (logical, 0 past the width, a negative count shifts the other way), in a's type

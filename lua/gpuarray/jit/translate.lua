@@ -356,13 +356,15 @@ function Unit.reachable(_, root)
 end
 
 --- The CUDA text of root and what it calls: helpers, device functions,
--- root; with_headers adds common.cuh (and math.cuh when needed)
+-- root; with_headers adds common.cuh (and math.cuh when needed: a complex
+-- function, or any complex value, since math.cuh holds complex arithmetic)
 function Unit:source(root, with_headers)
   local funcs = self:reachable(root)
-  local helpers, need_math = {}, false
-  for _, f in ipairs(funcs) do
+  local helpers, need_math, defs = {}, false, {}
+  for k, f in ipairs(funcs) do
     for h in pairs(f.helpers) do helpers[h] = true end
-    need_math = need_math or f.need_math
+    defs[k] = f:definition()
+    need_math = need_math or f.need_math or defs[k]:find("complex", 1, true) ~= nil
   end
   local parts = {}
   if with_headers then
@@ -374,7 +376,7 @@ function Unit:source(root, with_headers)
   for _, h in ipairs(builtins.HELPERS_ORDER) do
     if helpers[h] then parts[#parts + 1] = builtins.HELPERS[h] end
   end
-  for _, f in ipairs(funcs) do parts[#parts + 1] = f:definition() end
+  for _, d in ipairs(defs) do parts[#parts + 1] = d end
   return table.concat(parts), need_math
 end
 

@@ -85,7 +85,7 @@ function M.concrete(t)
 end
 
 --- code (a C expression of type from) as type to
-local SUFFIX = { int32 = "", uint32 = "u", uint64 = "ull" }
+local SUFFIX = { uint32 = "u", uint64 = "ull" }   -- int32: written as is when it fits (above)
 
 function M.conv(code, from, to)
   if from == to or from.ctype == to.ctype then return code end
@@ -94,7 +94,9 @@ function M.conv(code, from, to)
   if lit then
     local v = math.tointeger(tonumber(lit))
     local neg = v < 0
-    if to.name == "int32" and v >= -2147483648 and v <= 2147483647 then
+    if to.name == "int32" and v == -2147483648 then
+      return "(-2147483647 - 1)"            -- C reads -2147483648 as -(a long)
+    elseif to.name == "int32" and v >= -2147483648 and v <= 2147483647 then
       return neg and "(" .. lit .. ")" or lit
     elseif SUFFIX[to.name] and not neg and v <= 4294967295 then
       return lit .. SUFFIX[to.name]
