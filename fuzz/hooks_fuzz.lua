@@ -45,6 +45,9 @@ local HOOKS = {
 
 return {
   name = "hooks",
+  -- the hooks are the specs' internal entry points: their luaL_check
+  -- messages (no "gpuarray: " prefix) are counted, not findings
+  lax_argcheck = true,
   teardown = function() os.execute("rm -rf '" .. dir .. "'") end,
   gen = function(F) return math.random(#HOOKS) end,
   run = function(i, F)

@@ -208,6 +208,18 @@ describe("fuzz findings: every error says gpuarray", function()
     gaerror(function() return ga.concatenate({ x, x }, 1, 5) end, "concatenate: options must be a table")
   end)
 
+  it("take's axis and ElementwiseKernel's definition strings (the fuzzers in strict mode)", function()
+    local x, i = ga.empty({ 0, 2 }), ga.empty(0, "int64")
+    gaerror(function() return ga.take(x, i, { axis = "1" }) end, "take: axis must be an integer, got string")
+    gaerror(function() return ga.take(x, i, { axis = 1.5 }) end, "take: axis must be an integer, got 1.5")
+    gaerror(function() return ga.ElementwiseKernel({}, "float32 y", "y = 1") end,
+      "ElementwiseKernel: in_params must be a string, got table")
+    gaerror(function() return ga.ElementwiseKernel("float32 x", x, "y = x") end,
+      "ElementwiseKernel: out_params must be a string, got gpuarray.ndarray")
+    gaerror(function() return ga.ElementwiseKernel("float32 x", "float32 y") end,
+      "ElementwiseKernel: operation must be a string, got no value")
+  end)
+
   it("save and load", function()
     gaerror(function() return ga.save(os.tmpname(), 5) end, "save: expected an ndarray")
     for _, bytes in ipairs({ "\x93NUMPY", "\x93NUMPY\1", "\x93NUMPY\1\0\200\0{" }) do

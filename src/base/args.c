@@ -9,7 +9,10 @@
 static int bad(lua_State *L, int idx, const char *fname, const char *what, const char *expected) {
   if (lua_type(L, idx) == LUA_TNUMBER)
     return ga_error(L, "%s: %s must be %s, got %s", fname, what, expected, lua_tostring(L, idx));
-  return ga_error(L, "%s: %s must be %s, got %s", fname, what, expected, luaL_typename(L, idx));
+  /* a userdata by its type's name (gpuarray.ndarray), as luaL_typeerror does */
+  const char *got = luaL_getmetafield(L, idx, "__name") == LUA_TSTRING ? lua_tostring(L, -1)
+                    : luaL_typename(L, idx);
+  return ga_error(L, "%s: %s must be %s, got %s", fname, what, expected, got);
 }
 
 lua_Integer ga_checkinteger(lua_State *L, int idx, const char *fname, const char *what) {

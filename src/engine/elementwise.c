@@ -109,9 +109,9 @@ static int mentions(const char *s, const char *what) { return s && strstr(s, wha
 
 /* ElementwiseKernel(in_params, out_params, operation[, name][, opts]) */
 static int l_ek_new(lua_State *L) {
-  const char *in_s = luaL_checkstring(L, 1);
-  const char *out_s = luaL_checkstring(L, 2);
-  luaL_checkstring(L, 3);
+  const char *in_s = ga_checkstring(L, 1, "ElementwiseKernel", "in_params");
+  const char *out_s = ga_checkstring(L, 2, "ElementwiseKernel", "out_params");
+  ga_checkstring(L, 3, "ElementwiseKernel", "operation");
   int opts = 0;
   if (lua_istable(L, 4)) opts = 4;
   else if (lua_istable(L, 5)) opts = 5;

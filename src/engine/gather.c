@@ -343,7 +343,7 @@ static int l_take(lua_State *L) {
     xv.shape[0] = size;
     xv.strides[0] = st;
   } else {
-    lua_Integer a = luaL_checkinteger(L, 3);
+    lua_Integer a = ga_checkinteger(L, 3, fname, "axis");
     if (x->ndim == 0) ga_error(L, "%s: axis %I given for a 0-d array", fname, a);
     axis = ga_checkaxis(L, a, x->ndim, fname);
   }
