@@ -224,7 +224,7 @@ local function show(v, depth)
     if depth > 6 then return "{...}" end
     if getmetatable(v) then return "<table with a metatable>" end
     local parts = {}
-    local n = v.n or #v
+    local n = math.type(v.n) == "integer" and v.n >= 0 and v.n <= 64 and v.n or #v
     for i = 1, n do parts[#parts + 1] = show(v[i], depth + 1) end
     for k, x in pairs(v) do
       if not (math.type(k) == "integer" and k >= 1 and k <= n) and k ~= "n" then

@@ -251,7 +251,7 @@ return function(ga)
       return function(f) return ga.fuse(f, fn) end
     end
     if type(fn) ~= "function" then fail("fuse: expected a function, got " .. type(fn)) end
-    opts = opts or {}
+    opts = internal.opts(opts, "fuse")
     local name = opts.name or "fused_kernel"
     if type(name) ~= "string" or not name:match("^[%a][%w_]*$") then
       fail("fuse: name must be a C identifier")

@@ -66,7 +66,7 @@ return function(ga)
   function ga.matmul(a, b, opts)
     a, b = operand(a, "matmul"), operand(b, "matmul")
     if a.ndim == 0 or b.ndim == 0 then fail("matmul: scalar operands are not allowed, use multiply") end
-    local out = opts and opts.out
+    local out = internal.opts(opts, "matmul").out
     if out ~= nil and not is_array(out) then fail("matmul: out must be an ndarray") end
     local dt = ga.result_type(a, b)
     local sa0, sb0 = a.shape, b.shape
@@ -129,7 +129,7 @@ return function(ga)
   --- ga.dot(a, b[, {out=}]): NumPy's dot
   function ga.dot(a, b, opts)
     a, b = operand(a, "dot"), operand(b, "dot")
-    local out = opts and opts.out
+    local out = internal.opts(opts, "dot").out
     if a.ndim == 0 or b.ndim == 0 then return ga.multiply(a, b, opts) end
     if a.ndim == 1 and b.ndim == 1 then
       check_len(a, b, "dot")
@@ -271,6 +271,7 @@ return function(ga)
   function ga.diag(v, k)
     v = operand(v, "diag")
     k = k or 0
+    if math.type(k) ~= "integer" then fail("diag: k must be an integer, got " .. tostring(k)) end
     if v.ndim == 1 then
       local n = v.shape[1] + math.abs(k)
       local z = ga.zeros({ n, n }, v.dtype)

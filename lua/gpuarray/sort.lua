@@ -139,6 +139,13 @@ return function(ga)
     local list = {}
     if is_array(keys) then
       if keys.ndim < 1 then fail("lexsort: keys must have at least one dimension") end
+      if keys.size == 0 and keys.shape[1] > 0 then
+        -- zero-size keys (of any count along the first axis): the empty order, at once
+        local shape = table.move(keys.shape, 2, keys.ndim, 1, {})
+        if #shape == 0 then fail("lexsort: keys must have at least one dimension") end
+        S.axis(axis, #shape, "lexsort", -1)
+        return ga.empty(shape, "int64")
+      end
       for i = 1, keys.shape[1] do list[i] = keys[i] end
     elseif type(keys) == "table" then
       for i, k in ipairs(keys) do list[i] = as_array(k, "lexsort") end
@@ -202,7 +209,7 @@ return function(ga)
   -- "right" after them. int64, v's shape; a Lua number gives a 0-d array.
   function ga.searchsorted(a, v, side, opts)
     if type(side) == "table" then side, opts = nil, side end
-    opts = opts or {}
+    opts = internal.opts(opts, "searchsorted")
     side = side or opts.side or "left"
     if side ~= "left" and side ~= "right" then
       fail(("searchsorted: side must be \"left\" or \"right\", got %s"):format(tostring(side)))
@@ -226,7 +233,7 @@ return function(ga)
   -- occurrence, the 1-based index into the values of each element of x
   -- (flat), and how often each value occurs (int64).
   function ga.unique(x, opts)
-    opts = opts or {}
+    opts = internal.opts(opts, "unique")
     if type(opts) ~= "table" then fail("unique: options must be a table") end
     for k in pairs(opts) do
       if not OPT_KEYS[k] then fail(("unique: unknown option %q"):format(tostring(k))) end

@@ -209,7 +209,7 @@ return function(ga)
 
   local function construct(fmt, fname)
     return function(arg, opts)
-      opts = opts or {}
+      opts = internal.opts(opts, fname)
       local kind, a, b, c = classify(arg, fname)
       local shape, dtype = opts.shape, opts.dtype
       if shape then check_shape(shape, fname) end

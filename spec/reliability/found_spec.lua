@@ -285,3 +285,74 @@ describe("fuzz findings: strict parsing", function()
     gaerror(function() return ga.broadcast_shapes({ 2, 1 }, { 1, 3 }, { 4, 1 }) end, "{2,1} and {4,1}")
   end)
 end)
+
+-- fuzz/libs_fuzz.lua's first runs (2026-11-26): the libraries' arguments
+describe("fuzz findings: the libraries' arguments", function()
+  local x = ga.empty({ 0, 3 })
+
+  --- f() within 10^7 Lua instructions (a loop driven by the argument fails here)
+  local function promptly(f)
+    debug.sethook(function() error("ran past 10^7 instructions", 0) end, "", 10000000)
+    local res = table.pack(pcall(f))
+    debug.sethook()
+    return table.unpack(res, 1, res.n)
+  end
+
+  it("options, lengths, axes, offsets and sizes are checked before use", function()
+    gaerror(function() return ga.fft.set_cache_size({}) end, "fft.set_cache_size: the size must be an integer")
+    gaerror(function() return ga.fft.irfft(ga.empty(0), "uint64") end, "fft.irfft: n must be an integer")
+    gaerror(function() return ga.fft.irfftn(ga.empty({ 2, 0 }), -2.5) end, "fft.irfftn: s must be an integer")
+    gaerror(function() return ga.fft.irfft2(ga.empty({ 2, 0 }), print) end,
+      "fft.irfft2: s must be an integer or a list of integers, got function")
+    gaerror(function() return ga.fft.fftshift(x, ga.newaxis) end, "fft.fftshift: axes must be an integer")
+    gaerror(function() return ga.diag(ga.empty({ 0 }), "L") end, "diag: k must be an integer")
+    gaerror(function() return ga.trace(x, "int16") end, "diagonal: offset must be an integer, got string")
+    gaerror(function() return ga.dot(x, x, 5) end, "dot: options must be a table")
+    gaerror(function() return ga.linalg.svd(x, 31) end, "linalg.svd: options must be a table")
+    gaerror(function() return ga.linalg.svd(x, { method = io.stdout }) end, "linalg.svd: method must be a string")
+    gaerror(function() return ga.linalg.lstsq(ga.empty({ 0, 5 }), ga.empty(0), { 0, 4 }) end,
+      "linalg.lstsq: rcond must be a number")
+    gaerror(function() return ga.sparse.diags(4) end, "sparse.diags: diagonals must be a list or an ndarray")
+    gaerror(function() return ga.sparse.diags(ga.empty(0), "1") end, "sparse.diags: offsets must be integers")
+    gaerror(function() return ga.sparse.eye(3, { k = "1" }) end, "sparse.eye: k must be an integer")
+    gaerror(function() return ga.sparse.csc_matrix(ga.empty({ 1, 0 }), 31) end,
+      "sparse.csc_matrix: options must be a table")
+    gaerror(function() return ga.random.choice(7, "uint16") end, "size must be an integer or a list")
+  end)
+
+  it("a diagonal offset of mininteger is an empty diagonal (no -mininteger)", function()
+    local d = ga.diagonal(ga.empty({ 0, 3 }), math.mininteger)
+    assert.are.same({ 0 }, d.shape)
+    d = ga.diagonal(ga.empty({ 2, 0, 3 }), math.maxinteger, 1, 3)
+    assert.are.same({ 0, 0 }, d.shape)
+  end)
+
+  it("diff and lexsort of zero-size arrays with huge axes return at once", function()
+    local ok, d = promptly(function() return ga.diff(ga.empty({ 0, 1 << 31 }, "int8"), 1 << 53) end)
+    assert(ok, d)
+    assert.are.same({ 0, 0 }, d.shape)
+    assert.are.equal("int8", d.dtype)
+    d = ga.diff(ga.empty({ 0, 10 }, "bool"), 3)
+    assert.are.same({ 0, 7 }, d.shape)
+    assert.are.equal("bool", d.dtype)
+    local r
+    ok, r = promptly(function() return ga.lexsort(ga.empty({ 1 << 40, 1, 0, 3 })) end)
+    assert(ok, r)
+    assert.are.same({ 1, 0, 3 }, r.shape)
+    assert.are.equal("int64", r.dtype)
+  end)
+
+  it("size and s lists are read raw: a metatable cannot make them endless", function()
+    local endless = setmetatable({ 2, 3 }, { __index = function(_, k) return k end })
+    local huge = setmetatable({}, { __len = function() return 1 << 40 end })
+    for _, f in ipairs {
+      function() return ga.random.choice(1, endless) end,
+      function() return ga.random.normal(ga.empty(0), ga.empty(0), huge) end,
+      function() return ga.fft.rfftn(ga.empty({ 5, 0 }), { s = huge }) end,
+    } do
+      local ok, err = promptly(f)
+      -- on a GPU they run; elsewhere they stop at the device, never in the loop
+      assert(ok or tostring(err):find("^gpuarray: "), err)
+    end
+  end)
+end)

@@ -124,7 +124,7 @@ static int l_fft_cache_info(lua_State *L) {
 
 static int l_fft_set_cache_size(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  lua_Integer n = luaL_checkinteger(L, 1);
+  lua_Integer n = ga_checkinteger(L, 1, "fft.set_cache_size", "the size");
   if (n < 0 || n > 1 << 20) ga_error(L, "fft.set_cache_size: a size from 0 to 2^20, got %I", n);
   if (ga_device_count() > 0) ga_device_enter(L, ctx);    /* evicted plans are destroyed on their device */
   ga_fftplan_set_size(ctx->device, (int)n);

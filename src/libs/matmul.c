@@ -250,20 +250,21 @@ static int l_matmul(lua_State *L) {
 ** two axes (1-based) removed and the diagonal appended as the last axis */
 static int l_diag_view(lua_State *L) {
   ga_array *x = ga_checkarray(L, 1);
-  int64_t off = luaL_checkinteger(L, 2);
+  int64_t off = ga_checkinteger(L, 2, "diagonal", "offset");
   if (x->ndim < 2) ga_error(L, "diagonal: the array needs at least 2 axes, it has %d", x->ndim);
-  int a1 = ga_checkaxis(L, luaL_checkinteger(L, 3), x->ndim, "diagonal");
-  int a2 = ga_checkaxis(L, luaL_checkinteger(L, 4), x->ndim, "diagonal");
+  int a1 = ga_checkaxis(L, ga_checkinteger(L, 3, "diagonal", "axis1"), x->ndim, "diagonal");
+  int a2 = ga_checkaxis(L, ga_checkinteger(L, 4, "diagonal", "axis2"), x->ndim, "diagonal");
   if (a1 == a2) ga_error(L, "diagonal: axis1 and axis2 are the same axis");
-  int64_t n1 = x->shape[a1], n2 = x->shape[a2], r0 = 0, c0 = 0, len;
-  if (off >= 0) {
+  int64_t n1 = x->shape[a1], n2 = x->shape[a2], r0 = 0, c0 = 0, len = 0;
+  /* an offset past either edge gives an empty diagonal (and -off never
+  ** meets math.mininteger) */
+  if (off >= 0 && off < n2) {
     c0 = off;
     len = n2 - off < n1 ? n2 - off : n1;
-  } else {
+  } else if (off < 0 && off > -n1) {
     r0 = -off;
     len = n1 + off < n2 ? n1 + off : n2;
   }
-  if (len < 0) len = 0;
   int64_t shape[GA_MAXDIM], strides[GA_MAXDIM];
   int nd = 0;
   for (int i = 0; i < x->ndim; i++) {

@@ -336,7 +336,7 @@ function Graph:reduce(name, x, axis, opts)
   local n = rawget(x, KEY)
   if n.weak then fail(("%s: expected an ndarray, got number"):format(name)) end
   if type(axis) == "table" and not rawget(axis, KEY) and axis[1] == nil then axis, opts = nil, axis end
-  opts = opts or {}
+  opts = internal.opts(opts, name)
   if opts.out ~= nil then fail(name .. ": out= cannot be traced (a fused function returns its results)") end
   if opts.axis ~= nil then
     if axis ~= nil then fail(name .. ": axis given twice (argument and option)") end

@@ -127,7 +127,7 @@ return function(ga)
   function Raw:__tostring() return "gpuarray.jit.rawkernel(" .. self.name .. ")" end
 
   function jit.rawkernel(fn, opts)
-    opts = opts or {}
+    opts = internal.opts(opts, "jit.rawkernel")
     check_fn(fn, "rawkernel")
     check_name(opts.name, "rawkernel")
     local ast = translate.ast(fn)
@@ -206,7 +206,7 @@ return function(ga)
   function Ew:__tostring() return "gpuarray.jit.elementwisekernel(" .. self.name .. ")" end
 
   function jit.elementwisekernel(fn, opts)
-    opts = opts or {}
+    opts = internal.opts(opts, "jit.elementwisekernel")
     check_fn(fn, "elementwisekernel")
     check_name(opts.name, "elementwisekernel")
     local ast = translate.ast(fn)

@@ -53,7 +53,7 @@ return function(ga, linalg)
   -- -> U, S, Vh (or S alone without compute_uv); S descending
   function linalg.svd(a, opts)
     a = h.matrices(a, "svd")
-    opts = opts or {}
+    opts = internal.opts(opts, "linalg.svd")
     local full = opts.full_matrices ~= false
     local uv = opts.compute_uv ~= false
     local dt = h.solver_dtype(a)
@@ -61,6 +61,9 @@ return function(ga, linalg)
     local m, n = s[#s - 1], s[#s]
     local batch = batch_of(s)
     local method = opts.method
+    if method ~= nil and type(method) ~= "string" then
+      fail("linalg.svd: method must be a string, got " .. type(method))
+    end
     if not method then
       local d = linalg._svd_method
       local nb = 1
@@ -138,6 +141,9 @@ return function(ga, linalg)
   --- linalg.lstsq(a, b[, rcond]) -> x, residuals, rank, s (NumPy's): a is
   -- m x n, b m or m x k; rcond defaults to eps * max(m, n)
   function linalg.lstsq(a, b, rcond)
+    if rcond ~= nil and type(rcond) ~= "number" then
+      fail("linalg.lstsq: rcond must be a number, got " .. type(rcond))
+    end
     a = h.matrices(a, "lstsq")
     b = h.array_arg(b, "linalg.lstsq")
     if a.ndim ~= 2 then fail("linalg.lstsq: a must be 2-D") end

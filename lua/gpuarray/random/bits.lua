@@ -47,10 +47,23 @@ return function(ga)
     return out
   end
 
-  --- A shape from size (nil: 0-d; an integer; a list)
-  function bits.shape(size)
+  --- A shape from size (nil: 0-d; an integer; a list of integers, read raw
+  -- into a plain list, as ga.empty reads shapes: a metatable's __len or
+  -- __index cannot make it endless)
+  function bits.shape(size, fname)
     if size == nil then return {} end
-    return size
+    if math.type(size) == "integer" then return size end
+    local list = type(size) == "table" and not internal.is_array(size) and rawlen(size) <= 64 and {}
+    for i = 1, list and rawlen(size) or 0 do
+      local d = rawget(size, i)
+      if math.type(d) ~= "integer" then list = nil break end
+      list[i] = d
+    end
+    if not list then
+      fail(("%s: size must be an integer or a list of at most 64 integers, got %s"):format(fname or "random",
+        type(size) == "number" and tostring(size) or type(size)))
+    end
+    return list
   end
 
   local FLOATS = { float32 = true, float64 = true }

@@ -108,7 +108,7 @@ return function(ga)
   -- its right edge; values outside the edges are left out.
   function ga.histogram(x, bins, opts)
     if type(bins) == "table" and not is_array(bins) and bins[1] == nil then bins, opts = nil, bins end
-    opts = opts or {}
+    opts = internal.opts(opts, "histogram")
     bins = bins or opts.bins or 10
     x = as_array(x, "histogram")
     if ga.dtype(x.dtype).kind == "c" then fail("histogram: complex values have no order for bins") end
@@ -181,7 +181,7 @@ return function(ga)
   -- x[i+1] ~= x[i], as NumPy
   function ga.diff(x, n, axis, opts)
     if type(n) == "table" then n, opts = nil, n elseif type(axis) == "table" then axis, opts = nil, axis end
-    opts = opts or {}
+    opts = internal.opts(opts, "diff")
     n = n or opts.n or 1
     x = as_array(x, "diff")
     if math.type(n) ~= "integer" or n < 0 then fail("diff: n must be a non-negative integer") end
@@ -194,6 +194,14 @@ return function(ga)
       parts[#parts + 1] = x
       if opts.append ~= nil then parts[#parts + 1] = edge(opts.append, x, d, "diff") end
       x = ga.concatenate(parts, d)
+    end
+    -- nothing to subtract (zero-size, or n past the axis): the shape alone,
+    -- without n steps (n may be huge)
+    local len0 = x.shape[d]
+    if n > 0 and (x.size == 0 or n >= len0) then
+      local shape = x.shape
+      shape[d] = math.max(len0 - n, 0)
+      return ga.empty(shape, x.dtype)
     end
     for _ = 1, n do
       local len = x.shape[d]

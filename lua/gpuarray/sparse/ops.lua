@@ -128,10 +128,11 @@ return function(ga, SP)
   --- ga.sparse.eye(m[, n][, {k=, dtype=, format=}])
   function sparse.eye(m, n, opts)
     if type(n) == "table" then n, opts = nil, n end
-    opts = opts or {}
+    opts = internal.opts(opts, "sparse.eye")
     n = n or m
     SP.check_shape({ m, n }, "sparse.eye")
     local k = opts.k or 0
+    if math.type(k) ~= "integer" then fail("sparse.eye: k must be an integer, got " .. tostring(k)) end
     local r, count = diagonal(m, n, k)
     local t = SP.value_dtype(opts.dtype or "float64", "sparse.eye")
     return finish(SP.new("coo", { m, n }, ga.ones(count, t), r, r + k), opts.format)
@@ -141,14 +142,20 @@ return function(ga, SP)
   -- diagonals a list of lists/arrays (or one), offsets an integer or a list
   function sparse.diags(diagonals, offsets, opts)
     if type(offsets) == "table" and offsets[1] == nil and not is_array(offsets) then offsets, opts = nil, offsets end
-    opts = opts or {}
+    opts = internal.opts(opts, "sparse.diags")
     offsets = offsets or 0
+    if type(diagonals) ~= "table" and not is_array(diagonals) then
+      fail("sparse.diags: diagonals must be a list or an ndarray, got " .. type(diagonals))
+    end
     if is_array(diagonals) or type(diagonals[1]) ~= "table" and not is_array(diagonals[1]) then
       diagonals = { diagonals }
     end
     if type(offsets) ~= "table" then offsets = { offsets } end
     if #offsets ~= #diagonals then
       fail(("sparse.diags: %d diagonals but %d offsets"):format(#diagonals, #offsets))
+    end
+    for _, k in ipairs(offsets) do
+      if math.type(k) ~= "integer" then fail("sparse.diags: offsets must be integers, got " .. tostring(k)) end
     end
     local ds = {}
     for i, d in ipairs(diagonals) do ds[i] = is_array(d) and d or ga.array(d) end
@@ -182,7 +189,7 @@ return function(ga, SP)
   -- * m * n) entries at distinct random positions, values uniform in [0, 1)
   function sparse.random(m, n, density, opts)
     if type(density) == "table" then density, opts = nil, density end
-    opts = opts or {}
+    opts = internal.opts(opts, "sparse.random")
     density = density or opts.density or 0.01
     SP.check_shape({ m, n }, "sparse.random")
     if type(density) ~= "number" or density < 0 or density > 1 then
