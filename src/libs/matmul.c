@@ -273,7 +273,9 @@ static int l_diag_view(lua_State *L) {
     strides[nd++] = x->strides[i];
   }
   shape[nd] = len;
-  strides[nd++] = x->strides[a1] + x->strides[a2];
+  /* an empty diagonal's stride is never used, and the sum may not fit
+  ** (zero-size arrays have strides as large as int64 holds) */
+  strides[nd++] = len > 0 ? x->strides[a1] + x->strides[a2] : 0;
   char *data = x->data;
   if (len > 0) data += r0 * x->strides[a1] + c0 * x->strides[a2];
   ga_new_view(L, 1, nd, shape, strides, data);
