@@ -117,33 +117,10 @@ return function(ga)
     return x
   end
 
-  -- a length argument: nil or an integer
-  local function length_of(n, fname, what)
-    if n ~= nil and math.type(n) ~= "integer" then
-      fail(("%s: %s must be an integer, got %s"):format(fname, what, tostring(n)))
-    end
-    return n
-  end
-
-  -- an axes or s argument: nil, an integer, or a list of integers (read
-  -- raw into a plain list: a metatable's __len or __index plays no part)
-  local function int_list(v, fname, what)
-    if v == nil then return nil end
-    if type(v) == "number" then return { length_of(v, fname, what) } end
-    if type(v) ~= "table" or is_array(v) then
-      fail(("%s: %s must be an integer or a list of integers, got %s"):format(fname, what, type(v)))
-    end
-    local n = rawlen(v)
-    if n > 64 then fail(("%s: %s has %d entries"):format(fname, what, n)) end
-    local list = {}
-    for i = 1, n do list[i] = length_of(rawget(v, i), fname, what) end
-    return list
-  end
-
   -- the arguments (x, n, axis, norm) or (x, {n=, axis=, norm=})
   local function args1(x, n, axis, norm, fname)
     if type(n) == "table" and not is_array(n) then n, axis, norm = n.n, n.axis, n.norm end
-    length_of(n, fname, "n")
+    internal.integer(n, fname, "n")
     x = input(x, fname)
     if x.ndim == 0 then fail(fname .. ": x must be at least 1-d") end
     return x, n, axis_of(axis or -1, x.ndim, fname), norm
@@ -157,7 +134,7 @@ return function(ga)
     end
     x = input(x, fname)
     local nd = x.ndim
-    s, axes = int_list(s, fname, "s"), int_list(axes, fname, "axes")
+    s, axes = internal.int_list(s, fname, "s"), internal.int_list(axes, fname, "axes")
     if axes == nil then
       local k = s and #s or (two and 2 or nd)
       if k > nd then fail(("%s: %d axes for a %d-d array"):format(fname, k, nd)) end

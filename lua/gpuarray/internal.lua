@@ -41,6 +41,33 @@ function internal.opts(opts, fname)
   return opts
 end
 
+--- v when it is nil or an integer, else a gpuarray error ("fname: what must be an integer")
+function internal.integer(v, fname, what)
+  if v ~= nil and math.type(v) ~= "integer" then
+    internal.fail(("%s: %s must be an integer, got %s"):format(fname, what, tostring(v)))
+  end
+  return v
+end
+
+--- A list argument of integers (sizes, axes) as a plain list, read raw: a
+-- metatable's __len or __index cannot make it long or endless, as shapes
+-- are read (a Lua integer is a list of one; nil stays nil)
+function internal.int_list(v, fname, what)
+  if v == nil then return nil end
+  if type(v) == "number" then return { internal.integer(v, fname, what) } end
+  if type(v) ~= "table" or internal.is_array(v) then
+    internal.fail(("%s: %s must be an integer or a list of integers, got %s"):format(fname, what, type(v)))
+  end
+  local n = rawlen(v)
+  if n > 64 then internal.fail(("%s: %s has %d entries (at most 64)"):format(fname, what, n)) end
+  local list = {}
+  for i = 1, n do
+    list[i] = rawget(v, i)
+    internal.integer(list[i], fname, what)
+  end
+  return list
+end
+
 --- Lua's operators on Lua numbers, by operator (and "neg", "bnot" for the
 -- unary ones): what fuse computes on the host and jit folds, with Lua's meaning
 internal.host_ops = {

@@ -271,7 +271,7 @@ return function(ga)
   function ga.diag(v, k)
     v = operand(v, "diag")
     k = k or 0
-    if math.type(k) ~= "integer" then fail("diag: k must be an integer, got " .. tostring(k)) end
+    internal.integer(k, "diag", "k")
     if v.ndim == 1 then
       local n = v.shape[1] + math.abs(k)
       local z = ga.zeros({ n, n }, v.dtype)

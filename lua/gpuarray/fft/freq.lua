@@ -44,10 +44,8 @@ return function(ga, fft)
     if axes == nil then
       axes = {}
       for d = 1, nd do axes[d] = d end
-    elseif type(axes) == "number" then
-      axes = { axes }
-    elseif type(axes) ~= "table" or internal.is_array(axes) then
-      fail(("%s: axes must be an integer or a list of them, got %s"):format(fname, type(axes)))
+    else
+      axes = internal.int_list(axes, fname, "axes")
     end
     for _, a in ipairs(axes) do
       local ax = math.tointeger(a)

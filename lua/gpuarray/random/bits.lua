@@ -47,23 +47,12 @@ return function(ga)
     return out
   end
 
-  --- A shape from size (nil: 0-d; an integer; a list of integers, read raw
-  -- into a plain list, as ga.empty reads shapes: a metatable's __len or
-  -- __index cannot make it endless)
+  --- A shape from size: nil (0-d), an integer, or a list of integers
+  -- (internal.int_list: read raw into a plain list)
   function bits.shape(size, fname)
     if size == nil then return {} end
     if math.type(size) == "integer" then return size end
-    local list = type(size) == "table" and not internal.is_array(size) and rawlen(size) <= 64 and {}
-    for i = 1, list and rawlen(size) or 0 do
-      local d = rawget(size, i)
-      if math.type(d) ~= "integer" then list = nil break end
-      list[i] = d
-    end
-    if not list then
-      fail(("%s: size must be an integer or a list of at most 64 integers, got %s"):format(fname or "random",
-        type(size) == "number" and tostring(size) or type(size)))
-    end
-    return list
+    return internal.int_list(size, fname or "random", "size")
   end
 
   local FLOATS = { float32 = true, float64 = true }

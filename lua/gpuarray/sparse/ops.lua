@@ -132,7 +132,7 @@ return function(ga, SP)
     n = n or m
     SP.check_shape({ m, n }, "sparse.eye")
     local k = opts.k or 0
-    if math.type(k) ~= "integer" then fail("sparse.eye: k must be an integer, got " .. tostring(k)) end
+    internal.integer(k, "sparse.eye", "k")
     local r, count = diagonal(m, n, k)
     local t = SP.value_dtype(opts.dtype or "float64", "sparse.eye")
     return finish(SP.new("coo", { m, n }, ga.ones(count, t), r, r + k), opts.format)
