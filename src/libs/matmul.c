@@ -273,11 +273,13 @@ static int l_diag_view(lua_State *L) {
     strides[nd++] = x->strides[i];
   }
   shape[nd] = len;
-  /* an empty diagonal's stride is never used, and the sum may not fit
-  ** (zero-size arrays have strides as large as int64 holds) */
-  strides[nd++] = len > 0 ? x->strides[a1] + x->strides[a2] : 0;
+  /* a zero-size array's strides may be as large as int64 holds, and
+  ** neither their sum nor the offset is ever used: 0 for both (an array
+  ** with elements spans its strides, so there they fit) */
+  int used = len > 0 && x->size > 0;
+  strides[nd++] = used ? x->strides[a1] + x->strides[a2] : 0;
   char *data = x->data;
-  if (len > 0) data += r0 * x->strides[a1] + c0 * x->strides[a2];
+  if (used) data += r0 * x->strides[a1] + c0 * x->strides[a2];
   ga_new_view(L, 1, nd, shape, strides, data);
   return 1;
 }
