@@ -287,6 +287,33 @@ describe("ElementwiseKernel on the GPU", function()
     for i = 1, #xt do assert.equal(xt[i] * xt[i], r1[i]) end
   end)
 
+  helper.gpu_it("runs the operation once per element in whole blocks and in the last one", function()
+    -- the flat loop has a path without bound checks for blocks that are
+    -- whole (ew_codegen.c) and a checked one for the last block: sizes on
+    -- both sides of a block's reach (256 threads * 2 vectors * V), tiny
+    -- ones, and a view whose offset takes vectors of one element
+    local k = EK("T x, raw int32 hits", "T y", "y = x * 3 + (T)i; atomicAdd(&hits[0], 1)", "once_each")
+    for _, dt in ipairs({ "int32", "float64" }) do
+      for _, n in ipairs({ 1, 5, 2047, 2048, 2049, 4096 + 1024, 3 * 2048 + 5, 65536 + 3, 1 << 20 }) do
+        local t = {}
+        for j = 1, n + 1 do t[j] = math.random(-1000, 1000) end
+        local full = ga.array(t, dt)
+        for _, x in ipairs({ full[{ { 1, n } }], full[{ { 2, n + 1 } }] }) do
+          local hits = ga.zeros(1, "int32")
+          local y = k(x, hits)
+          assert.same({ { n }, dt }, { y.shape, y.dtype })
+          assert.equal(n, hits:totable()[1])
+          local xt, yt = x:totable(), y:totable()
+          for j = 1, n do
+            if yt[j] ~= xt[j] * 3 + (j - 1) then
+              error(("%s n=%d: y[%d] = %s, expected %s"):format(dt, n, j - 1, yt[j], xt[j] * 3 + (j - 1)))
+            end
+          end
+        end
+      end
+    end
+  end)
+
   helper.gpu_it("launches nothing for a zero-size result", function()
     local k = EK("T x", "T y", "y = x / 0", "empty_k")
     local r = k(ga.empty({ 0, 4 }, "float32"))
