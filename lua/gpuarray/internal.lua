@@ -63,6 +63,8 @@ function internal.int_list(v, fname, what)
   local list = {}
   for i = 1, n do
     list[i] = rawget(v, i)
+    -- a hole is no integer either (internal.integer lets nil through)
+    if list[i] == nil then internal.fail(("%s: %s has a hole at entry %d"):format(fname, what, i)) end
     internal.integer(list[i], fname, what)
   end
   return list

@@ -384,9 +384,10 @@ return function(ga)
   function ga.roll(x, shift, axis)
     x = as_array(x, "roll")
     local shifts = type(shift) == "table" and plain(shift) or { shift }
-    for i, s in ipairs(shifts) do
-      if math.type(s) ~= "integer" then
-        fail(("roll: shift %d must be an integer, got %s"):format(i, tostring(s)))
+    -- every entry up to the raw length (ipairs and # stop at a hole)
+    for i = 1, type(shift) == "table" and rawlen(shift) or 1 do
+      if math.type(shifts[i]) ~= "integer" then
+        fail(("roll: shift %d must be an integer, got %s"):format(i, tostring(shifts[i])))
       end
     end
     if #shifts == 0 then fail("roll: shift is empty") end
@@ -396,6 +397,11 @@ return function(ga)
       return roll_axes(x:ravel(), { total }):reshape(x.shape)
     end
     local axes = type(axis) == "table" and plain(axis) or { axis }
+    for i = 1, type(axis) == "table" and rawlen(axis) or 1 do
+      if math.type(axes[i]) ~= "integer" then
+        fail(("roll: axis %d must be an integer, got %s"):format(i, tostring(axes[i])))
+      end
+    end
     if #axes == 0 then fail("roll: axis is empty") end
     if #shifts ~= #axes and #shifts ~= 1 and #axes ~= 1 then
       fail(("roll: %d shifts and %d axes cannot be paired"):format(#shifts, #axes))

@@ -220,6 +220,27 @@ describe("fuzz findings: every error says gpuarray", function()
       "ElementwiseKernel: operation must be a string, got no value")
   end)
 
+  it("roll's shift and axis lists and the libraries' integer lists with holes", function()
+    -- the 30-minute run on 01f3299 (shape target): roll checked its shifts
+    -- with ipairs, which stops at the first hole, then added them up
+    local x = ga.empty({ 2, 0, 3, 0 }, "int64")
+    gaerror(function() ga.roll(x, { nil, { -128 }, 11 }, 1) end, "roll: shift 1 must be an integer, got nil")
+    local s = { 1, 1, 1 }
+    s[2] = nil
+    gaerror(function() ga.roll(x, s, 1) end, "roll: shift 2 must be an integer, got nil")
+    gaerror(function() ga.roll(x, s) end, "roll: shift 2 must be an integer, got nil")
+    local a = { 0, 1, 0 }
+    a[2] = nil
+    gaerror(function() ga.roll(x, 1, a) end, "roll: axis 2 must be an integer, got nil")
+    gaerror(function() ga.roll(x, 1, 0.5) end, "roll: axis 1 must be an integer, got 0.5")
+    -- internal.int_list let a hole through as nil
+    gaerror(function() ga.random.random(s) end, "random: size has a hole at entry 2")
+    gaerror(function() ga.fft.fftn(x, s) end, "s has a hole at entry 2")
+    -- and a list without holes still rolls
+    local y = ga.roll(x, { 1, 2 }, { 1, 3 })
+    assert.same({ { 2, 0, 3, 0 }, "int64" }, { y.shape, y.dtype })
+  end)
+
   it("save and load", function()
     gaerror(function() return ga.save(os.tmpname(), 5) end, "save: expected an ndarray")
     for _, bytes in ipairs({ "\x93NUMPY", "\x93NUMPY\1", "\x93NUMPY\1\0\200\0{" }) do
