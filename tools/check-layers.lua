@@ -4,7 +4,7 @@
 -- the includes between files must not form a cycle. core/ must stay free of
 -- Lua states and CUDA calls, so that its rules are testable anywhere.
 -- Prints one line per violation and "layers: ok (N files)" or exits 1.
-local LAYERS = { "base", "core", "runtime", "compile", "array", "engine", "libs", "interop", "bind" }
+local LAYERS = { "base", "core", "api", "runtime", "compile", "array", "engine", "libs", "interop", "bind" }
 local rank = {}
 for i, name in ipairs(LAYERS) do rank[name] = i end
 

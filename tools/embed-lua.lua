@@ -1,6 +1,6 @@
 -- Embed the Lua part of the module into a C file (build/lua_embed.c), so a
 -- host that calls luaopen_gpuarray needs no Lua files on disk:
---   lua tools/embed-lua.lua OUT.c lua/gpuarray/init.lua lua/gpuarray/fft.lua ...
+--   lua tools/embed-lua.lua OUT.c lua/gpuarray/init.lua lua/gpuarray/fft/init.lua ...
 -- Module names follow require: lua/gpuarray/init.lua is "gpuarray",
 -- lua/gpuarray/fft/freq.lua is "gpuarray.fft.freq".
 local out_path = assert(arg[1], "usage: embed-lua.lua OUT.c FILE...")

@@ -123,7 +123,7 @@ print("isolated ok")
 
   it("opens the module with no Lua files on disk", function()
     local ok, out = run_isolated([[
-package.preload["gpuarray.benchmark"] = function() return function(ga) ga.host_bench = true end end
+package.preload["gpuarray.profiler.benchmark"] = function() return function(ga) ga.host_bench = true end end
 local ga = open()
 assert(package.loaded.gpuarray == ga, "not registered as gpuarray")
 assert(package.loaded["gpuarray.core"] == ga._core, "gpuarray.core differs")

@@ -39,6 +39,7 @@ typedef struct ga_state {
   int default_dtype;      /* ga.set_default_dtype */
   const void *array_mt;   /* the ndarray metatable (identity), set by ga_open_ndarray */
   ga_capture *capture;    /* the stream capture this state began (graph.c), or NULL */
+  int api_depth;          /* 1 while a declared public function runs (api/binder.c) */
 } ga_state;
 
 /* The context of L; every C function of the module has it as upvalue 1,

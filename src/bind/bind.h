@@ -5,6 +5,7 @@
 #ifndef GA_BIND_H
 #define GA_BIND_H
 
+#include "api/api.h"
 #include "interop/interop.h"
 
 #endif

@@ -13,6 +13,8 @@ typedef void (*ga_opener)(lua_State *L);
 static const ga_opener openers[] = {
   /* base */
   ga_open_state,
+  /* declarations and the binder */
+  ga_open_api,
   /* array */
   ga_open_dtype, ga_open_shape, ga_open_scalar, ga_open_ndarray, ga_open_create, ga_open_transfer,
   ga_open_index, ga_open_copy, ga_open_pinned,

@@ -299,7 +299,7 @@ local CTYPE = {
 M.CTYPE = CTYPE
 
 --- {reduce C type, result dtype} of each reduction for an input dtype (or
--- for dtype=D), NumPy's rules as lua/gpuarray/reductions.lua has them
+-- for dtype=D), NumPy's rules as lua/gpuarray/reduction/builtins.lua has them
 local function as_dtype(D)
   if D == "float16" then return "float", "float16" end
   return CTYPE[D], D

@@ -207,5 +207,5 @@ return function(ga, linalg)
     return result == a and a:copy() or result
   end
 
-  require("gpuarray.linalg.norm")(ga, linalg)
+  require("gpuarray.solver.norm")(ga, linalg)
 end

@@ -223,5 +223,5 @@ return function(ga)
     return from_cm(Q), R
   end
 
-  require("gpuarray.linalg.svd")(ga, linalg)
+  require("gpuarray.solver.svd")(ga, linalg)
 end
