@@ -49,8 +49,23 @@ function B.case(key, fn)
   collectgarbage()
 end
 
+-- the original areas first, in their order (the later ones reuse the GPU
+-- warm); then every other bench/<area>.lua, one per feature room, by name
 local AREAS = { "copy", "elementwise", "elementwise_gather", "reduction", "raw", "linalg", "fftrand", "fuse",
                 "graphs", "sort" }
+do
+  local known = {}
+  for _, a in ipairs(AREAS) do known[a] = true end
+  local p = io.popen("ls bench/*.lua 2>/dev/null")
+  local extra = {}
+  for path in p:lines() do
+    local a = path:match("^bench/([%w_]+)%.lua$")
+    if a and a ~= "run" and a ~= "startup_probe" and not known[a] then extra[#extra + 1] = a end
+  end
+  p:close()
+  table.sort(extra)
+  for _, a in ipairs(extra) do AREAS[#AREAS + 1] = a end
+end
 local areas_only = os.getenv("GPUARRAY_BENCH_AREAS")  -- "copy,linalg": only these areas
 for _, area in ipairs(AREAS) do
   local ok, add

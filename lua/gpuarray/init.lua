@@ -79,5 +79,20 @@ require("gpuarray.jit")(ga)
 require("gpuarray.fuse")(ga)
 require("gpuarray.graph")(ga)
 require("gpuarray.nccl")(ga)
+require("gpuarray.scipy")(ga)
+
+local api = require "gpuarray.api"
+api.def(ga, [[
+help(f: any) -> string
+The reference entry of a public function, given as the function (ga.sum,
+ga.linalg.norm) or by name ("linalg.norm", "ndarray:sum"): its signature,
+parameters, types, defaults and returns, as docs/reference.md has it.
+]], function(f)
+  local e = api.entry(f)
+  if not e then
+    require("gpuarray.internal").fail(("help: no declaration for %s"):format(tostring(f)))
+  end
+  return api.render(e)
+end)
 
 return ga

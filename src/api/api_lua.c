@@ -22,6 +22,9 @@
 /* The registry key of the set of declared function names (fname -> true):
 ** an error naming one of them is renamed, any other prefix is kept */
 static const char names_key = 'n';
+/* The registry key of the last error that left a user's function run by
+** call_user: it passes the public functions around it unchanged */
+static const char user_error_key = 'u';
 
 static int decl_gc(lua_State *L) {
   ga_apidecl *a = (ga_apidecl *)luaL_checkudata(L, 1, DECL_MT);
@@ -95,7 +98,14 @@ static int bound_done(lua_State *L, int status, lua_KContext base) {
   ctx->api_depth = 0;
   if (status != LUA_OK && status != LUA_YIELD) {
     const ga_apidecl *a = (const ga_apidecl *)lua_touserdata(L, lua_upvalueindex(2));
-    rename_error(L, a->d.fname);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &user_error_key);
+    int user = lua_rawequal(L, -1, -2);
+    lua_pop(L, 1);
+    if (user) {   /* used once: a later error of the same text is renamed */
+      lua_pushnil(L);
+      lua_rawsetp(L, LUA_REGISTRYINDEX, &user_error_key);
+    }
+    if (!user) rename_error(L, a->d.fname);
     return lua_error(L);
   }
   return lua_gettop(L) - (int)base;
@@ -145,7 +155,11 @@ static int l_apply(lua_State *L) {
 ** name themselves in their errors, and its own errors pass unchanged */
 static int user_done(lua_State *L, int status, lua_KContext saved) {
   ga_ctx(L)->api_depth = (int)saved;
-  if (status != LUA_OK && status != LUA_YIELD) return lua_error(L);
+  if (status != LUA_OK && status != LUA_YIELD) {
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &user_error_key);
+    return lua_error(L);
+  }
   return lua_gettop(L);
 }
 

@@ -167,11 +167,13 @@ static void push_got(lua_State *L, int idx) {
   switch (lua_type(L, idx)) {
   case LUA_TNUMBER: lua_pushfstring(L, "%s", luaL_tolstring(L, idx, NULL)); lua_remove(L, -2); break;
   case LUA_TSTRING: lua_pushfstring(L, "\"%s\"", lua_tostring(L, idx)); break;
-  default:
-    if (luaL_getmetafield(L, idx, "__name") != LUA_TSTRING) {
-      if (lua_type(L, -1) != LUA_TNIL) lua_pop(L, 1);
+  default: {
+    int t = luaL_getmetafield(L, idx, "__name");   /* pushes nothing when nil */
+    if (t != LUA_TSTRING) {
+      if (t != LUA_TNIL) lua_pop(L, 1);
       lua_pushstring(L, luaL_typename(L, idx));
     }
+  }
   }
 }
 

@@ -3,8 +3,14 @@
 -- of ours for integers and bool), and everything built on it: dot, vdot,
 -- inner, outer, tensordot, kron; the diagonal family trace, diagonal,
 -- diag, tril, triu; ga.set_matmul_precision. einsum is in einsum.lua.
+--
+-- Every public function here is declared (API.md §0; lua/gpuarray/api):
+-- api.def binds the declaration to the implementation, which receives
+-- every parameter by position, defaults filled in.
 return function(ga)
   local internal = require("gpuarray.internal")
+  local api = require("gpuarray.api")
+  local def = api.def
   local core = ga._core
   local fail = internal.fail
   local is_array = internal.is_array
@@ -14,16 +20,15 @@ return function(ga)
   -- per Lua state: this closure belongs to the state that required us
   local precision = "highest"
 
-  --- ga.set_matmul_precision("highest" | "tf32"): whether float32 and
-  -- complex64 products may use TF32 tensor cores (10-bit mantissa inputs,
-  -- float32 accumulation). Default "highest".
-  function ga.set_matmul_precision(p)
-    if p ~= "highest" and p ~= "tf32" then
-      fail(("set_matmul_precision: \"highest\" or \"tf32\", got %s"):format(tostring(p)))
-    end
-    precision = p
-  end
-  function ga.get_matmul_precision() return precision end
+  def(ga, [[
+set_matmul_precision(precision: "highest"|"tf32")
+Whether float32 and complex64 products may use TF32 tensor cores (10-bit
+mantissa inputs, float32 accumulation), for this Lua state. Default "highest".
+]], function(p) precision = p end)
+  def(ga, [[
+get_matmul_precision() -> string
+The matmul precision of this Lua state: "highest" or "tf32".
+]], function() return precision end)
 
   local function operand(x, fname)
     if is_array(x) then return x end
@@ -61,13 +66,13 @@ return function(ga)
     return a0 < b1 and b0 < a1
   end
 
-  --- ga.matmul(a, b[, {out=}]) as NumPy: 1-D operands promoted (the axis
-  -- dropped after), batch axes broadcast, zero-size axes allowed.
-  function ga.matmul(a, b, opts)
+  def(ga, [[
+matmul(x1: array_like, x2: array_like, out: ndarray?) -> ndarray
+Matrix product as NumPy's: 1-D operands promoted (the axis dropped after),
+leading axes are batches and broadcast, zero-size axes allowed.
+]], function(a, b, out)
     a, b = operand(a, "matmul"), operand(b, "matmul")
     if a.ndim == 0 or b.ndim == 0 then fail("matmul: scalar operands are not allowed, use multiply") end
-    local out = internal.opts(opts, "matmul").out
-    if out ~= nil and not is_array(out) then fail("matmul: out must be an ndarray") end
     local dt = ga.result_type(a, b)
     local sa0, sb0 = a.shape, b.shape
     local a1, b1 = #sa0 == 1, #sb0 == 1
@@ -100,7 +105,7 @@ return function(ga)
       return out
     end
     return c:reshape(final)
-  end
+  end)
 
   -- x . y of two real vectors as one bandwidth-bound reduction (the
   -- reduction engine reaches copy speed; cuBLAS's dot does not)
@@ -126,35 +131,42 @@ return function(ga)
     end
   end
 
-  --- ga.dot(a, b[, {out=}]): NumPy's dot
-  function ga.dot(a, b, opts)
+  def(ga, [[
+dot(a: array_like, b: array_like, out: ndarray?) -> ndarray
+NumPy's dot: the inner product of vectors, the matrix product of 2-D
+arrays, a sum over a's last axis and b's second-to-last otherwise.
+]], function(a, b, out)
     a, b = operand(a, "dot"), operand(b, "dot")
-    local out = internal.opts(opts, "dot").out
-    if a.ndim == 0 or b.ndim == 0 then return ga.multiply(a, b, opts) end
+    if a.ndim == 0 or b.ndim == 0 then return ga.multiply(a, b, { out = out }) end
     if a.ndim == 1 and b.ndim == 1 then
       check_len(a, b, "dot")
       local r = vector_dot(a, b)
       if out then internal.check_out(out, {}, "dot"):set(r) return out end
       return r
     end
-    if b.ndim <= 2 or a.ndim == 1 then return ga.matmul(a, b, opts) end
+    if b.ndim <= 2 or a.ndim == 1 then return ga.matmul(a, b, out) end
     local r = ga.tensordot(a, b, { { -1 }, { -2 } })
     if out then internal.check_out(out, r.shape, "dot"):set(r) return out end
     return r
-  end
+  end)
   methods.dot = ga.dot
+  api.alias("ndarray:dot", ga.dot)
 
-  --- ga.vdot(a, b): the flattened a conjugated, dotted with flattened b
-  function ga.vdot(a, b)
+  def(ga, [[
+vdot(a: array_like, b: array_like) -> ndarray
+The flattened a, conjugated, dotted with the flattened b (a 0-d array).
+]], function(a, b)
     a, b = operand(a, "vdot"), operand(b, "vdot")
     if a.size ~= b.size then fail(("vdot: arrays of %d and %d elements"):format(a.size, b.size)) end
     a, b = a:ravel(), b:ravel()
     if a.dtype:find("complex", 1, true) then a = ga.conj(a) end
     return vector_dot(a, b)
-  end
+  end)
 
-  --- ga.inner(a, b): sum over the last axes of both
-  function ga.inner(a, b)
+  def(ga, [[
+inner(a: array_like, b: array_like) -> ndarray
+The sum of products over the last axes of both.
+]], function(a, b)
     a, b = operand(a, "inner"), operand(b, "inner")
     if a.ndim == 0 or b.ndim == 0 then return ga.multiply(a, b) end
     if a.shape[a.ndim] ~= b.shape[b.ndim] then
@@ -162,13 +174,15 @@ return function(ga)
     end
     if a.ndim == 1 and b.ndim == 1 then return vector_dot(a, b) end
     return ga.tensordot(a, b, { { -1 }, { -1 } })
-  end
+  end)
 
-  --- ga.outer(a, b[, {out=}]): a (flattened) as a column times b as a row
-  function ga.outer(a, b, opts)
+  def(ga, [[
+outer(a: array_like, b: array_like, out: ndarray?) -> ndarray
+The outer product: a (flattened) as a column times b (flattened) as a row.
+]], function(a, b, out)
     a, b = operand(a, "outer"):ravel(), operand(b, "outer"):ravel()
-    return ga.multiply(a:reshape(a.size, 1), b:reshape(1, b.size), opts)
-  end
+    return ga.multiply(a:reshape(a.size, 1), b:reshape(1, b.size), { out = out })
+  end)
 
   local function norm_axis(ax, nd, fname)
     if math.type(ax) ~= "integer" then fail(fname .. ": axes are integers") end
@@ -177,11 +191,13 @@ return function(ga)
     return r
   end
 
-  --- ga.tensordot(a, b[, axes]): axes = N (the last N of a with the first N
-  -- of b, default 2) or {{a axes}, {b axes}} (1-based, negative from the end)
-  function ga.tensordot(a, b, axes)
+  def(ga, [[
+tensordot(a: array_like, b: array_like, axes: integer|list = 2) -> ndarray
+Sum of products over axes: an integer N pairs the last N axes of a with the
+first N of b; {{a axes}, {b axes}} pairs them by position (1-based,
+negative from the end).
+]], function(a, b, axes)
     a, b = operand(a, "tensordot"), operand(b, "tensordot")
-    axes = axes == nil and 2 or axes
     local ax, bx = {}, {}
     if math.type(axes) == "integer" then
       if axes < 0 or axes > a.ndim or axes > b.ndim then fail("tensordot: axes out of range") end
@@ -219,10 +235,12 @@ return function(ga)
     local a2 = (#sa > 0 and a:transpose(perm_a) or a):reshape(ma, kk)
     local b2 = (#sb > 0 and b:transpose(perm_b) or b):reshape(kk, nb)
     return ga.matmul(a2, b2):reshape(cat(free_a, free_b))
-  end
+  end)
 
-  --- ga.kron(a, b): the Kronecker product
-  function ga.kron(a, b)
+  def(ga, [[
+kron(a: array_like, b: array_like) -> ndarray
+The Kronecker product.
+]], function(a, b)
     a, b = operand(a, "kron"), operand(b, "kron")
     local nd = math.max(a.ndim, b.ndim)
     local sa, sb = a.shape, b.shape
@@ -236,42 +254,34 @@ return function(ga)
     end
     if nd == 0 then return ga.multiply(a, b) end
     return ga.multiply(a:reshape(ia), b:reshape(ib)):reshape(res)
-  end
+  end)
 
-  -- options of the diagonal family: positional offset or a table
-  local function diag_opts(offset, axis1, axis2)
-    if type(offset) == "table" then
-      local o = offset
-      return o.offset or 0, o.axis1 or 1, o.axis2 or 2, o.dtype
-    end
-    return offset or 0, axis1 or 1, axis2 or 2, nil
-  end
-
-  --- ga.diagonal(x[, offset[, axis1[, axis2]]]) or (x, {offset=, axis1=,
-  -- axis2=}): a view of the diagonal, appended as the last axis
-  function ga.diagonal(x, offset, axis1, axis2)
-    x = operand(x, "diagonal")
-    local off, a1, a2 = diag_opts(offset, axis1, axis2)
-    return core._diag_view(x, off, a1, a2)
-  end
+  def(ga, [[
+diagonal(a: array_like, offset: integer = 0, axis1: axis = 1, axis2: axis = 2) -> ndarray
+A view of the diagonal of the axis1, axis2 planes (offset above the main
+diagonal when positive), appended as the last axis.
+]], function(x, offset, axis1, axis2)
+    return core._diag_view(operand(x, "diagonal"), offset, axis1, axis2)
+  end)
   methods.diagonal = ga.diagonal
+  api.alias("ndarray:diagonal", ga.diagonal)
 
-  --- ga.trace(x[, offset]) or (x, {offset=, axis1=, axis2=, dtype=}): sum
-  -- of the diagonal (a 0-d array for a matrix)
-  function ga.trace(x, offset, axis1, axis2)
-    x = operand(x, "trace")
-    local off, a1, a2, dtype = diag_opts(offset, axis1, axis2)
-    local d = core._diag_view(x, off, a1, a2)
-    return ga.sum(d, { axis = -1, dtype = dtype })
-  end
+  def(ga, [[
+trace(a: array_like, offset: integer = 0, axis1: axis = 1, axis2: axis = 2, dtype: dtype?, out: ndarray?) -> ndarray
+The sum along diagonals (a 0-d array for a matrix).
+]], function(x, offset, axis1, axis2, dtype, out)
+    local d = core._diag_view(operand(x, "trace"), offset, axis1, axis2)
+    return ga.sum(d, { axis = -1, dtype = dtype, out = out })
+  end)
   methods.trace = ga.trace
+  api.alias("ndarray:trace", ga.trace)
 
-  --- ga.diag(v[, k]): a 1-D v on the k-th diagonal of a square matrix, or
-  -- the k-th diagonal of a 2-D v (a view)
-  function ga.diag(v, k)
+  def(ga, [[
+diag(v: array_like, k: integer = 0) -> ndarray
+A 1-D v placed on the k-th diagonal of a square matrix (a new array), or the
+k-th diagonal of a 2-D v (a view).
+]], function(v, k)
     v = operand(v, "diag")
-    k = k or 0
-    internal.integer(k, "diag", "k")
     if v.ndim == 1 then
       local n = v.shape[1] + math.abs(k)
       local z = ga.zeros({ n, n }, v.dtype)
@@ -280,13 +290,11 @@ return function(ga)
     end
     if v.ndim ~= 2 then fail(("diag: a 1-D or 2-D input, got %d-D"):format(v.ndim)) end
     return core._diag_view(v, k, 1, 2)
-  end
+  end)
 
   local function tri(name, keep)
     return function(x, k)
       x = operand(x, name)
-      k = k or 0
-      if math.type(k) ~= "integer" then fail(name .. ": k is an integer") end
       if x.ndim < 2 then fail(("%s: the array needs at least 2 axes, it has %d"):format(name, x.ndim)) end
       local s = x.shape
       local m, n = s[#s - 1], s[#s]
@@ -294,7 +302,12 @@ return function(ga)
       return ga.where(keep(d, k), x, ga.zeros({}, x.dtype))
     end
   end
-  --- ga.tril(x[, k]) / ga.triu(x[, k]): zero above / below the k-th diagonal
-  ga.tril = tri("tril", function(d, k) return ga.less_equal(d, k) end)
-  ga.triu = tri("triu", function(d, k) return ga.greater_equal(d, k) end)
+  def(ga, [[
+tril(m: array_like, k: integer = 0) -> ndarray
+A copy with the elements above the k-th diagonal zeroed (the last two axes).
+]], tri("tril", function(d, k) return ga.less_equal(d, k) end))
+  def(ga, [[
+triu(m: array_like, k: integer = 0) -> ndarray
+A copy with the elements below the k-th diagonal zeroed (the last two axes).
+]], tri("triu", function(d, k) return ga.greater_equal(d, k) end))
 end
