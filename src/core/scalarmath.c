@@ -291,18 +291,29 @@ const char *ga_sop_apply(ga_sop op, int in, int out, const ga_value *a, const ga
   static const ga_value zero;
   if (!b) b = &zero;
   memset(r, 0, sizeof *r);
-  switch (in) {
-    case GA_BOOL:
+  switch (ga_dtypes[in].kind) {
+    case 'b':
       r->b = (uint8_t)bool_op(op, a->b != 0, b->b != 0);
       return NULL;
-    case GA_FLOAT16:
-      r->f16 = ga_double_to_half(float_op_f(op, (float)ga_half_to_double(a->f16), (float)ga_half_to_double(b->f16)));
+    case 'f': {
+      if (in == GA_FLOAT64) {
+        r->f64 = float_op_(op, a->f64, b->f64);
+        return NULL;
+      }
+      /* narrower floats compute in float32 and round once, as NumPy's half */
+      ga_value x, y, z;
+      ga_value_cast(GA_FLOAT32, &x, in, a);
+      ga_value_cast(GA_FLOAT32, &y, in, b);
+      z.f32 = float_op_f(op, x.f32, y.f32);
+      ga_value_cast(in, r, GA_FLOAT32, &z);
       return NULL;
-    case GA_FLOAT32: r->f32 = float_op_f(op, a->f32, b->f32); return NULL;
-    case GA_FLOAT64: r->f64 = float_op_(op, a->f64, b->f64); return NULL;
-    case GA_COMPLEX64: complex_op_f(op, a->c64, b->c64, r->c64); return NULL;
-    case GA_COMPLEX128: complex_op_(op, a->c128, b->c128, r->c128); return NULL;
-    default: break;
+    }
+    case 'c':
+      if (in == GA_COMPLEX64) complex_op_f(op, a->c64, b->c64, r->c64);
+      else complex_op_(op, a->c128, b->c128, r->c128);
+      return NULL;
+    default:
+      break;
   }
   uint64_t x = int_pattern(in, a), y = int_pattern(in, b), z;
   if (out != in) {   /* divide: the integers as doubles */
@@ -347,11 +358,12 @@ int ga_value_compare(int P, int ta, const ga_value *a, int tb, const ga_value *b
 /* printing                                                              */
 /* ===================================================================== */
 
-/* v rounded to the float t (float16, float32, float64) */
+/* v rounded to the float dtype t */
 static double round_to(int t, double v) {
-  if (t == GA_FLOAT16) return ga_half_to_double(ga_double_to_half(v));
-  if (t == GA_FLOAT32) return (float)v;
-  return v;
+  ga_value d, x;
+  d.f64 = v;
+  ga_value_cast(t, &x, GA_FLOAT64, &d);
+  return ga_value_to_double(t, &x);
 }
 
 /* The shortest digits that read back as v in the float dtype t, printed
