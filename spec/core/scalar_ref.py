@@ -138,10 +138,16 @@ out.append("  },")
 # values: every pair of each dtype's values, per operator
 out.append("  -- the operand values of each dtype (tokens), then per operator and dtype the result dtype")
 out.append("  -- and the results of every (a, b) pair, a major; '!' where NumPy raises")
-out.append("  values = {")
-for n in NAMES:
-    out.append('    %s = "%s",' % (n, " ".join(value_token(n, v) for v in VALUES[n])))
-out.append("  },")
+
+
+def value_lists(key, values):
+    out.append("  %s = {" % key)
+    for n in NAMES:
+        out.append('    %s = "%s",' % (n, " ".join(value_token(n, v) for v in values[n])))
+    out.append("  },")
+
+
+value_lists("values", VALUES)
 out.append("  pairs = [[")
 for name, sym in BINARY:
     for n in NAMES:
@@ -214,17 +220,14 @@ for name, sym in BINARY:
 out.append("]],")
 
 # comparisons between typed scalars of every pair of dtypes
-CMP_VALUES = {n: ([0, 3] if n == "bool" else [-7, 0, 3] if np.dtype(n).kind == "i" else
+CMP_VALUES = {n: ([-7, 0, 3] if np.dtype(n).kind == "i" else
                   [0, 3, 7] if np.dtype(n).kind == "u" else
                   [0.1, -2.5, float("nan")] if np.dtype(n).kind == "f" else [0.1 + 0j, 3 + 1j])
               for n in NAMES}
 CMP_VALUES["bool"] = [False, True]
 out.append("  -- the values compared, per dtype; then per pair of dtypes, for every pair of values (a major),")
 out.append("  -- ==, < and <= as 0/1 (only == for complex operands)")
-out.append("  cmp_values = {")
-for n in NAMES:
-    out.append('    %s = "%s",' % (n, " ".join(value_token(n, v) for v in CMP_VALUES[n])))
-out.append("  },")
+value_lists("cmp_values", CMP_VALUES)
 out.append("  compare = [[")
 for a in NAMES:
     for b in NAMES:

@@ -262,6 +262,24 @@ describe("typed scalar arithmetic", function()
     helper.assert_gaerror(function() return s + setmetatable({}, {}) end, "add: argument 2 must be")
   end)
 
+  it("with an ndarray operand are the array operation, the scalar strong (zero-size arrays: no GPU)", function()
+    local x = ga.empty({ 0 }, "int8")
+    local cases = {
+      { ga.int32(7) + x, "int32" }, { x + ga.int32(7), "int32" }, { x * ga.float32(2), "float32" },
+      { ga.uint8(1) - x, "int16" }, { ga.float64(1) // x, "float64" }, { ga.bool(true) & x, "int8" },
+      { ga.int8(1) / x, "float64" }, { ga.complex64(1, 1) ^ x, "complex64" }, { ga.uint64(1) + x, "float64" },
+    }
+    for i, c in ipairs(cases) do
+      assert.is_true(ga.is_ndarray(c[1]), i)
+      assert.equal(c[2], c[1].dtype, i)
+      assert.same({ 0 }, c[1].shape)
+    end
+    assert.same({ 0, 3 }, (ga.float16(1) + ga.empty({ 0, 3 }, "bool")).shape)
+    helper.assert_gaerror(function() return ga.int32(7) < x end, "< on arrays")
+    helper.assert_gaerror(function() return ga.int8(1) + x + 300 end, "add: Lua integer 300 does not fit int8")
+    helper.assert_gaerror(function() return ga.complex64(1) // x end, "floor_divide: ")
+  end)
+
   helper.gpu_it("with an ndarray operand promote as arrays (typed scalars strong)", function()
     local x = ga.array({ 1, 2, 3 }, "int8")
     local r = ga.int32(7) + x
