@@ -328,7 +328,7 @@ describe("fuzz findings: the libraries' arguments", function()
     gaerror(function() return ga.fft.fftshift(x, ga.newaxis) end, "fft.fftshift: axes must be an integer")
     gaerror(function() return ga.diag(ga.empty({ 0 }), "L") end, "diag: k must be an integer")
     gaerror(function() return ga.trace(x, "int16") end, "trace: offset must be an integer or nil, got \"int16\"")
-    gaerror(function() return ga.dot(x, x, 5) end, "dot: options must be a table")
+    gaerror(function() return ga.dot(x, x, 5) end, "dot: out must be an ndarray or nil")
     gaerror(function() return ga.linalg.svd(x, 31) end, "linalg.svd: options must be a table")
     gaerror(function() return ga.linalg.svd(x, { method = io.stdout }) end, "linalg.svd: method must be a string")
     gaerror(function() return ga.linalg.lstsq(ga.empty({ 0, 5 }), ga.empty(0), { 0, 4 }) end,
