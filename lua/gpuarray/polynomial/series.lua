@@ -138,7 +138,7 @@ polynomial.polynomial.polyval(x: array_like, c: array_like, tensor: boolean = tr
 The power series c (lowest degree first; N-D c: one series per trailing
 index) at x by Horner's rule on the device. tensor: every series at every x.
 ]], function(x, c, tensor)
-    if type(x) == "table" then x = ga.asarray(x) end
+    if not is_array(x) then x = ga.asarray(x) end
     c = asarray(c)
     if c.ndim == 0 then c = c:reshape(1) end
     if C.kind(c.dtype) ~= "f" and C.kind(c.dtype) ~= "c" then c = c:astype("float64") end

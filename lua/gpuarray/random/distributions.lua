@@ -95,14 +95,16 @@ return function(ga, bits, M)
   }
   M._DIST = DIST
   --- every kernel, compiled for a dtype (the CPU specs)
-  function M._compile_all()
+  function M._compile_all(only)
     local out = {}
     for name, D in pairs(DIST) do
+      if only and not only[name] then goto continue end
       local dts = {}
       for p in D.params:gmatch("(%w+) %w+") do dts[#dts + 1] = p end
       dts[#dts + 1], dts[#dts + 2], dts[#dts + 3] = "uint64", "uint32", "uint32"
       dts[#dts + 1] = D.int and "int64" or "float32"
       out[name] = S.kernel(name, D.params, D.expr):compile(table.unpack(dts))
+      ::continue::
     end
     out.multinomial = S.multinomial_kernel():compile("int64", "float64", "int64", "uint64", "uint32", "uint32",
                                                      "int64")

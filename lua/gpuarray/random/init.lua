@@ -174,7 +174,7 @@ random.RandomState:get_state() -> table
 The generator's state: {bit_generator = "Philox4x3210", key =, offset =}.
 ]], function(self) return state_of(self._bits) end)
   api.def(RS, [[
-random.RandomState:set_state(state: table)
+random.RandomState:set_state(state: dict)
 Restores a state from get_state: the numbers that follow replay bit for bit.
 ]], function(self, st) set_state(self._bits, st, "random.RandomState.set_state") end)
   RandomState.__tostring = function(self)
@@ -246,7 +246,7 @@ random.get_state() -> table
 The module's RandomState's state (RandomState:get_state).
 ]], function() return default():get_state() end)
   api.def(random, [[
-random.set_state(state: table)
+random.set_state(state: dict)
 Restores the module's RandomState's state.
 ]], function(st) default():set_state(st) end)
   api.def(random, [[
