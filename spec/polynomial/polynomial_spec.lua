@@ -41,7 +41,8 @@ describe("polynomial", function()
       local tr, sr, si = 0, 0, 0
       for i = 1, n do tr = tr + a[i][i] end
       for i = 1, n do sr, si = sr + wr[i], si + wi[i] end
-      assert(math.abs(sr - tr) < 1e-10 and math.abs(si) < 1e-10, ("trace %g vs %g (seed %d)"):format(sr, tr, helper.seed))
+      assert(math.abs(sr - tr) < 1e-10 and math.abs(si) < 1e-10, ("trace %g vs %g (seed %d)"):format(sr, tr,
+        helper.seed))
     end
   end)
 
@@ -68,7 +69,8 @@ describe("polynomial", function()
     helper.assert_same({ 4.0, 13.0, 7.75 }, ga.polyval({ 3, 0, 1 }, ga.array({ 1, 2, -1.5 })):totable())
     local x = ga.array({ 0, 1, 2, 3, 4, 5 }, "float64")
     local y = ga.array({ 1, 2.9, 9.2, 19.1, 32.8, 51.2 })
-    helper.assert_same({ 2.001785714285715, 0.008214285714284099, 0.9964285714285799 }, ga.polyfit(x, y, 2):totable(), 1e-10)
+    helper.assert_same({ 2.001785714285715, 0.008214285714284099, 0.9964285714285799 }, ga.polyfit(x, y, 2):totable(),
+      1e-10)
     assert.are.same({ 3, 5, 7 }, ga.polyadd({ 1, 2 }, { 3, 4, 5 }):totable())
     assert.are.same({ -3, -3, -3 }, ga.polysub({ 1, 2 }, { 3, 4, 5 }):totable())
     assert.are.same({ 3, 10, 13, 10 }, ga.polymul({ 1, 2 }, { 3, 4, 5 }):totable())
@@ -89,7 +91,8 @@ describe("polynomial", function()
   helper.gpu_it("ga.polynomial: NumPy's values", function()
     local P, U = ga.polynomial.polynomial, ga.polynomial.polyutils
     helper.assert_same({ { 1, 1, 1, 1 }, { 1, 2, 4, 8 }, { 1, 3, 9, 27 } }, P.polyvander({ 1.0, 2, 3 }, 3):totable())
-    helper.assert_same({ { 0, 0, -0.25 }, { 1, 0, -0.5 }, { 0, 1, -0.75 } }, P.polycompanion({ 1.0, 2, 3, 4 }):totable())
+    helper.assert_same({ { 0, 0, -0.25 }, { 1, 0, -0.5 }, { 0, 1, -0.75 } }, P.polycompanion({ 1.0, 2, 3,
+      4 }):totable())
     helper.assert_same({ 6, 17, 34 }, P.polyval(ga.array({ 1.0, 2, 3 }), { 1, 2, 3 }):totable())
     helper.assert_same({ 0, -1 }, P.polyvalfromroots(ga.array({ 1.0, 2 }), { 1, 3 }):totable())
     helper.assert_same({ 1, 2 }, U.trimcoef({ 1.0, 2, 0, 1e-5, 0 }, 1e-4):totable())

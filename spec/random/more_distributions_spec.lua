@@ -116,15 +116,20 @@ describe("random: more distributions", function()
   helper.gpu_it("continuous distributions against their CDFs (KS, 1%)", function()
     local pi = math.pi
     local cases = {
-      { "standard_cauchy", function(r) return r:standard_cauchy(N) end, function(x) return 0.5 + math.atan(x) / pi end },
+      { "standard_cauchy", function(r) return r:standard_cauchy(N) end,
+        function(x) return 0.5 + math.atan(x) / pi end },
       { "laplace", function(r) return r:laplace(1, 2, N) end,
         function(x) return x < 1 and 0.5 * math.exp((x - 1) / 2) or 1 - 0.5 * math.exp(-(x - 1) / 2) end },
-      { "logistic", function(r) return r:logistic(-1, 0.5, N) end, function(x) return 1 / (1 + math.exp(-(x + 1) / 0.5)) end },
-      { "gumbel", function(r) return r:gumbel(0.5, 2, N) end, function(x) return math.exp(-math.exp(-(x - 0.5) / 2)) end },
+      { "logistic", function(r) return r:logistic(-1, 0.5, N) end,
+        function(x) return 1 / (1 + math.exp(-(x + 1) / 0.5)) end },
+      { "gumbel", function(r) return r:gumbel(0.5, 2, N) end,
+        function(x) return math.exp(-math.exp(-(x - 0.5) / 2)) end },
       { "pareto", function(r) return r:pareto(3, N) end, function(x) return x < 0 and 0 or 1 - (1 + x) ^ -3 end },
       { "power", function(r) return r:power(2.5, N) end, function(x) return x <= 0 and 0 or math.min(1, x ^ 2.5) end },
-      { "rayleigh", function(r) return r:rayleigh(1.5, N) end, function(x) return 1 - math.exp(-x * x / (2 * 1.5 ^ 2)) end },
-      { "weibull", function(r) return r:weibull(1.7, N) end, function(x) return x <= 0 and 0 or 1 - math.exp(-x ^ 1.7) end },
+      { "rayleigh", function(r) return r:rayleigh(1.5, N) end,
+        function(x) return 1 - math.exp(-x * x / (2 * 1.5 ^ 2)) end },
+      { "weibull", function(r) return r:weibull(1.7, N) end,
+        function(x) return x <= 0 and 0 or 1 - math.exp(-x ^ 1.7) end },
       { "triangular", function(r) return r:triangular(-1, 0.5, 2, N) end, function(x)
           if x <= -1 then return 0 end
           if x <= 0.5 then return (x + 1) ^ 2 / (3 * 1.5) end
@@ -133,7 +138,8 @@ describe("random: more distributions", function()
       { "chisquare", function(r) return r:chisquare(3.5, N) end, function(x) return gammp(1.75, x / 2) end },
       { "gamma (array shape)", function(r) return r:gamma(ga.full(N, 2.5), 2.0) end,
         function(x) return gammp(2.5, x / 2) end },
-      { "float32 exponential (array scale)", function(r) return r:exponential(ga.full(N, 0.5, "float32"), nil, "float32") end,
+      { "float32 exponential (array scale)", function(r) return r:exponential(ga.full(N, 0.5, "float32"), nil,
+        "float32") end,
         function(x) return 1 - math.exp(-x / 0.5) end },
     }
     for _, c in ipairs(cases) do
@@ -152,13 +158,15 @@ describe("random: more distributions", function()
     S.check_moments(r:f(d1, d2, big), d2 / (d2 - 2), 2 * d2 ^ 2 * (d1 + d2 - 2) / (d1 * (d2 - 2) ^ 2 * (d2 - 4)), "f")
     S.check_moments(r:wald(1.5, 4, big), 1.5, 1.5 ^ 3 / 4, "wald")
     S.check_moments(r:geometric(0.3, big):astype("float64"), 1 / 0.3, 0.7 / 0.09, "geometric")
-    S.check_moments(r:negative_binomial(4, 0.4, big):astype("float64"), 4 * 0.6 / 0.4, 4 * 0.6 / 0.16, "negative_binomial")
+    S.check_moments(r:negative_binomial(4, 0.4, big):astype("float64"), 4 * 0.6 / 0.4, 4 * 0.6 / 0.16,
+      "negative_binomial")
     local K, Nn, n = 30, 100, 20
     S.check_moments(r:hypergeometric(K, Nn - K, n, big):astype("float64"), n * K / Nn,
       n * K / Nn * (Nn - K) / Nn * (Nn - n) / (Nn - 1), "hypergeometric")
     local p = 0.6
     local lm = -p / ((1 - p) * math.log(1 - p))
-    S.check_moments(r:logseries(p, big):astype("float64"), lm, -p * (p + math.log(1 - p)) / ((1 - p) ^ 2 * math.log(1 - p) ^ 2),
+    S.check_moments(r:logseries(p, big):astype("float64"), lm,
+      -p * (p + math.log(1 - p)) / ((1 - p) ^ 2 * math.log(1 - p) ^ 2),
       "logseries")
     -- von Mises: E cos(x - mu) = I1(k) / I0(k); k = 2: 0.697774657964
     local v = r:vonmises(0.3, 2, big)

@@ -60,7 +60,8 @@ describe("statistics: moments and histograms", function()
 
   helper.gpu_it("cov and corrcoef match NumPy (rowvar, bias, fweights, aweights)", function()
     local m = ga.array({ { 1, 2, 4, 7 }, { 2, 1, 0, -1 }, { 0.5, 3, 3, 9 } })
-    helper.assert_same({ { 7.0, -3.333333333333333, 9.083333333333332 }, { -3.333333333333333, 1.6666666666666665, -4.25 },
+    helper.assert_same({ { 7.0, -3.333333333333333, 9.083333333333332 }, { -3.333333333333333, 1.6666666666666665,
+      -4.25 },
       { 9.083333333333332, -4.25, 13.0625 } }, ga.cov(m):totable(), 1e-14)
     local cb = ga.cov(m, nil, false, true)
     assert.are.same({ 4, 4 }, cb.shape)
@@ -80,7 +81,8 @@ describe("statistics: moments and histograms", function()
     helper.assert_same({ 210, 321, 432, 543, 54 }, ga.correlate(a, v, "same"):totable())
     helper.assert_same({ 100, 210, 321, 432, 543, 54, 5 }, ga.correlate(a, v, "full"):totable())
     helper.assert_same({ 54, 543, 432, 321, 210 }, ga.correlate(v, a, "same"):totable())
-    helper.assert_same({ 43, 32, 21, 10 }, ga.correlate(ga.array({ 1, 10 }), ga.array({ 1, 2, 3, 4 }), "same"):totable())
+    helper.assert_same({ 43, 32, 21, 10 }, ga.correlate(ga.array({ 1, 10 }), ga.array({ 1, 2, 3, 4 }),
+      "same"):totable())
   end)
 
   helper.gpu_it("histogram2d, histogramdd, histogram_bin_edges", function()

@@ -82,7 +82,8 @@ describe("statistics: quantiles", function()
     helper.assert_same({ 4, 3, 7, 6 }, ga.median(xi, -1):totable())
     local p = ga.percentile(xi, { 10, 90 }, 1)
     assert.are.same({ 2, 3 }, p.shape)
-    helper.assert_same({ { 2.9000000000000004, 0.30000000000000004, 1.6 }, { 8.100000000000001, 7.4, 6.1000000000000005 } },
+    helper.assert_same({ { 2.9000000000000004, 0.30000000000000004, 1.6 }, { 8.100000000000001, 7.4,
+      6.1000000000000005 } },
       p:totable(), 1e-15)
     local lo = ga.percentile(xi, 40, 2, { method = "lower" })
     assert.are.equal("int32", lo.dtype)

@@ -30,7 +30,8 @@ describe("window", function()
       local r = ga[name](7)
       assert.are.equal("float64", r.dtype)
       local got = r:totable()
-      for i = 1, 7 do assert(math.abs(got[i] - w[i]) < 1e-15, ("%s[%d]: %.17g vs %.17g"):format(name, i, got[i], w[i])) end
+      for i = 1, 7 do assert(math.abs(got[i] - w[i]) < 1e-15, ("%s[%d]: %.17g vs %.17g"):format(name, i, got[i],
+        w[i])) end
       assert.are.same({ 0 }, ga[name](0).shape)
       assert.are.same({ 1 }, ga[name](1):totable())
     end

@@ -27,7 +27,8 @@ return function(ga)
       end
       return t, p.dtype
     end
-    if type(p) ~= "table" then fail(("%s: %s must be a number, a list or an ndarray, got %s"):format(fname, what, type(p))) end
+    if type(p) ~= "table" then fail(("%s: %s must be a number, a list or an ndarray, got %s"):format(fname, what,
+      type(p))) end
     local t, dt = {}, "int64"
     for i = 1, rawlen(p) do
       local v = rawget(p, i)

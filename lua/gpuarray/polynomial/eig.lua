@@ -55,9 +55,11 @@ function E.hqr(a, n)
     for j = math.max(i - 1, 1), n do anorm = anorm + math.abs(a[i][j]) end
   end
   local nn, t = n, 0.0
-  local p, q, r, s, w, x, y, z = 0, 0, 0, 0, 0, 0, 0, 0
+  local p, q, r = 0, 0, 0
+  local s, w, x, y, z
   while nn >= 1 do
-    local its, l = 0, nil
+    local its = 0
+    local l
     repeat
       -- a small subdiagonal element splits the matrix
       l = nn

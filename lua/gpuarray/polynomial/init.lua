@@ -279,12 +279,11 @@ covariance matrix of the coefficients.
     if full then return c, resids, rank, s, rcond end
     if cov then
       local V = ga.linalg.inv(ga.matmul(lhs:transpose(), lhs)) / ga.outer(scale, scale)
-      local fac = 1
       if cov ~= "unscaled" then
         if x.size <= order then
           fail("polyfit: the number of data points must exceed order to scale the covariance matrix")
         end
-        fac = resids / (x.size - order)
+        local fac = resids / (x.size - order)
         if y.ndim == 1 then return c, V * fac end
         return c, V:reshape(order, order, 1) * fac
       end

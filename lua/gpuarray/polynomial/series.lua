@@ -218,7 +218,8 @@ The product of (x - r[i]) over the roots r (over r's first axis).
   end
 
   api.def(polynomial, [[
-polynomial.Polynomial(coef: array_like, domain: list|ndarray?, window: list|ndarray?, symbol: string = "x") -> Polynomial
+polynomial.Polynomial(coef: array_like, domain: list|ndarray?, window: list|ndarray?,
+  symbol: string = "x") -> Polynomial
 A power series (coefficients lowest degree first) whose argument is mapped
 from domain to window (default {-1, 1} both: no mapping) before evaluation.
 ]], function(coef, domain, window, symbol)

@@ -4,6 +4,7 @@
 -- parameters) and the checks NumPy makes on them. Also gamma, beta,
 -- exponential, poisson and binomial with array parameters, multinomial,
 -- multivariate_normal, dirichlet, random_integers and bytes.
+-- luacheck: ignore 581 (not (x > 0) is meant: NaN parameters fail the checks)
 return function(ga, bits, M)
   local internal = require("gpuarray.internal")
   local fail, is_array = internal.fail, internal.is_array
@@ -75,7 +76,8 @@ return function(ga, bits, M)
     pareto = { params = "float64 a", expr = "expm1(ga_rs_exp(s) / a)" },
     power = { params = "float64 a", expr = "pow(-expm1(-ga_rs_exp(s)), 1.0 / a)" },
     rayleigh = { params = "float64 scale", expr = "scale * sqrt(2.0 * ga_rs_exp(s))" },
-    triangular = { params = "float64 left, float64 mode, float64 right", expr = "ga_rs_triangular(s, left, mode, right)" },
+    triangular = { params = "float64 left, float64 mode, float64 right",
+      expr = "ga_rs_triangular(s, left, mode, right)" },
     vonmises = { params = "float64 mu, float64 kappa", expr = "ga_rs_vonmises(s, mu, kappa)" },
     wald = { params = "float64 mean, float64 scale", expr = "ga_rs_wald(s, mean, scale)" },
     weibull = { params = "float64 a", expr = "a == 0 ? 0.0 : pow(ga_rs_exp(s), 1.0 / a)" },
@@ -216,14 +218,16 @@ return function(ga, bits, M)
     local fname = "random.geometric"
     p = param(p, fname, "p")
     check(p, function(x) return not (x > 0 and x <= 1) end,
-          function(v) return ga.logical_not(ga.logical_and(v:gt(0), v:le(1))) end, fname .. ": p <= 0, p > 1 or p is NaN")
+          function(v) return ga.logical_not(ga.logical_and(v:gt(0), v:le(1))) end,
+            fname .. ": p <= 0, p > 1 or p is NaN")
     return run(self, "geometric", DIST.geometric, size, dtype, fname, p)
   end
   function M.logseries(self, p, size, dtype)
     local fname = "random.logseries"
     p = param(p, fname, "p")
     check(p, function(x) return not (x >= 0 and x < 1) end,
-          function(v) return ga.logical_not(ga.logical_and(v:ge(0), v:lt(1))) end, fname .. ": p < 0, p >= 1 or p is NaN")
+          function(v) return ga.logical_not(ga.logical_and(v:ge(0), v:lt(1))) end,
+            fname .. ": p < 0, p >= 1 or p is NaN")
     return run(self, "logseries", DIST.logseries, size, dtype, fname, p)
   end
   function M.negative_binomial(self, n, p, size, dtype)
@@ -231,7 +235,8 @@ return function(ga, bits, M)
     n, p = param(n, fname, "n"), param(p, fname, "p")
     nonpos(fname, "n", n)
     check(p, function(x) return not (x > 0 and x <= 1) end,
-          function(v) return ga.logical_not(ga.logical_and(v:gt(0), v:le(1))) end, fname .. ": p <= 0, p > 1 or p is NaN")
+          function(v) return ga.logical_not(ga.logical_and(v:gt(0), v:le(1))) end,
+            fname .. ": p <= 0, p > 1 or p is NaN")
     return run(self, "negative_binomial", DIST.negative_binomial, size, dtype, fname, n, p)
   end
   function M.hypergeometric(self, ngood, nbad, nsample, size, dtype)
@@ -291,7 +296,8 @@ return function(ga, bits, M)
     n, p = param(n, fname, "n", true), param(p, fname, "p")
     negative(fname, "n", n)
     check(p, function(x) return not (x >= 0 and x <= 1) end,
-          function(v) return ga.logical_not(ga.logical_and(v:ge(0), v:le(1))) end, fname .. ": p < 0, p > 1 or p is NaN")
+          function(v) return ga.logical_not(ga.logical_and(v:ge(0), v:le(1))) end,
+            fname .. ": p < 0, p > 1 or p is NaN")
     return run(self, "binomial", DIST.binomial, size, dtype, fname, n, p)
   end
 

@@ -88,7 +88,8 @@ return function(ga)
     { "choice(a: integer|list|ndarray, size: shape?, replace: boolean = true, p: list|ndarray?) -> ndarray",
       "A sample of a (an integer n: values 0..n-1), with or without replacement, weights p.", M.choice, gen = true },
     { "permutation(x: integer|list|ndarray) -> ndarray",
-      "A shuffled arange(n) (values 0..n-1), or a shuffled copy of x along its first axis.", M.permutation, gen = true },
+      "A shuffled arange(n) (values 0..n-1), or a shuffled copy of x along its first axis.", M.permutation,
+        gen = true },
     { "shuffle(x: ndarray)", "Shuffles x in place along its first axis.", M.shuffle, gen = true },
     { "bytes(length: integer) -> string", "length random bytes, as a Lua string.", M.bytes, gen = true },
     { "standard_cauchy(" .. SIZE_DT .. ") -> ndarray", "Cauchy floats (a ratio of normals).", M.standard_cauchy,
@@ -115,7 +116,8 @@ return function(ga)
       .. ") -> ndarray", "Triangular floats.", M.triangular, gen = true },
     { "vonmises(mu: number|ndarray, kappa: number|ndarray, " .. SIZE_DT .. ") -> ndarray",
       "von Mises floats in [-pi, pi].", M.vonmises, gen = true },
-    { "wald(mean: number|ndarray, scale: number|ndarray, " .. SIZE_DT .. ") -> ndarray", "Wald (inverse Gaussian) floats.",
+    { "wald(mean: number|ndarray, scale: number|ndarray, " .. SIZE_DT .. ") -> ndarray",
+      "Wald (inverse Gaussian) floats.",
       M.wald, gen = true },
     { "weibull(a: number|ndarray, " .. SIZE_DT .. ") -> ndarray", "Weibull floats.", M.weibull, gen = true },
     { "zipf(a: number|ndarray, " .. SIZE_DT .. ") -> ndarray", "Zipf integers.", M.zipf, gen = true },
@@ -157,7 +159,8 @@ return function(ga)
   end
 
   api.def(GEN, [[
-random.Generator:integers(low: integer, high: integer?, size: shape?, dtype: dtype?, endpoint: boolean = false) -> ndarray
+random.Generator:integers(low: integer, high: integer?, size: shape?, dtype: dtype?,
+  endpoint: boolean = false) -> ndarray
 Integers in [low, high) ([low, high] with endpoint), or from 0 to low without high.
 ]], function(self, low, high, size, dtype, endpoint)
     return M._integers(self, "random.integers", low, high, size, dtype, endpoint)

@@ -141,7 +141,9 @@ __device__ __forceinline__ long long ga_hbin(const E &e, long long o, long long 
     if type(bins) == "string" then
       local f = WIDTH[bins]
       if not f then fail(("%s: %q is not a valid estimator for bins"):format(fname, bins)) end
-      if weights ~= nil then fail(fname .. ": automated estimation of the number of bins is not supported for weighted data") end
+      if weights ~= nil then
+        fail(fname .. ": automated estimation of the number of bins is not supported for weighted data")
+      end
       local lo, hi = outer_edges(x, range, fname)
       local data = x
       if range ~= nil and x.size > 0 then data = x[ga.logical_and(x:ge(lo), x:le(hi))] end

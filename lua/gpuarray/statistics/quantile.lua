@@ -137,7 +137,9 @@ return function(ga)
     local T = a.dtype
     if T:match("^complex") then fail(fname .. ": a must be an array of real numbers") end
     if T == "bool" then
-      if method ~= "median" then fail(fname .. ": boolean arrays have no quantiles (NumPy cannot subtract booleans)") end
+      if method ~= "median" then
+        fail(fname .. ": boolean arrays have no quantiles (NumPy cannot subtract booleans)")
+      end
       a, T = a:astype("uint8"), "uint8"
     end
     local mid = K.METHOD[method]
