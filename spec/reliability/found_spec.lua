@@ -338,7 +338,7 @@ describe("fuzz findings: the libraries' arguments", function()
     gaerror(function() return ga.sparse.eye(3, { k = "1" }) end, "sparse.eye: k must be an integer")
     gaerror(function() return ga.sparse.csc_matrix(ga.empty({ 1, 0 }), 31) end,
       "sparse.csc_matrix: options must be a table")
-    gaerror(function() return ga.random.choice(7, "uint16") end, "size must be an integer or a list")
+    gaerror(function() return ga.random.choice(7, "uint16") end, "random.choice: size must be a shape")
   end)
 
   it("a diagonal offset of mininteger is an empty diagonal (no -mininteger)", function()
