@@ -61,7 +61,7 @@ end
 
 ga.methods.tolist = ga.methods.totable
 
-require("gpuarray.array.format")(ga)
+require("gpuarray.io.printing")(ga)
 require("gpuarray.io.npy")(ga)
 require("gpuarray.elementwise.ufuncs")(ga)
 require("gpuarray.manipulation.join")(ga)
