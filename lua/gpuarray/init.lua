@@ -61,8 +61,7 @@ end
 
 ga.methods.tolist = ga.methods.totable
 
-require("gpuarray.io.printing")(ga)
-require("gpuarray.io.npy")(ga)
+require("gpuarray.io")(ga)
 require("gpuarray.elementwise.ufuncs")(ga)
 require("gpuarray.manipulation.join")(ga)
 require("gpuarray.select")(ga)
