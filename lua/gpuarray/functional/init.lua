@@ -306,10 +306,12 @@ pyfunc then runs from Lua on each core slice.
           for _, n in ipairs(o.shape) do full[#full + 1] = n end
           results[r] = ga.empty(full, self.otypes and self.otypes[r] or o.dtype)
         end
+        -- a view of the slot (ranges keep every axis), set by broadcasting
         local key = {}
-        for k, v in ipairs(idx) do key[k] = v end
+        for k, v in ipairs(idx) do key[k] = { v, v } end
         for _ = 1, o.ndim do key[#key + 1] = {} end
-        if #key == 0 then results[r]:set(o) else results[r][key] = o end
+        local slot = #key == 0 and results[r] or results[r][key]
+        slot:set(o)
       end
     end)
     for r = 1, nres do
