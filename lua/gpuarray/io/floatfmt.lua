@@ -100,6 +100,16 @@ local function check_digits(fname, o)
   end
 end
 
+-- Dragon4 cut at a digit limit drops the zeros that rounding up carried
+-- into (5.97 at one digit is "6.", not "6.0") but keeps zeros that are
+-- digits of the value (0.30000000000000004 at eight is "0.30000000"):
+-- fp, rounded, against the truncated digits long of the same places
+local function drop_carry_zeros(fp, long)
+  local k = #fp
+  while k > 0 and fp:sub(k, k) == "0" and long:sub(k, k) == "9" do k = k - 1 end
+  return fp:sub(1, k)
+end
+
 --- NumPy's format_float_positional for a finite or special v.
 -- o: precision, unique, fractional, trim, sign, pad_left, pad_right,
 -- min_digits, dtype
@@ -141,9 +151,10 @@ function M.positional(v, o)
       ip, fp = split_positional(d, e)
       if not fractional then fp = fp:gsub("0+$", "") end
       if precision and (fractional and #fp or #d) > precision then
+        -- the cutoff comes first: its digits stay (trim may drop zeros)
+        local _, long = gen(precision + 30)
         ip, fp = gen(precision)
-        -- a value that rounds to zero keeps its zeros (Dragon4 prints them)
-        if not (ip .. fp):match("^0*$") then fp = fp:gsub("0+$", "") end
+        fp = drop_carry_zeros(fp, long:sub(1, precision))
       elseif fractional and o.min_digits and e > #d then
         -- with min_digits given, the integer digits are the exact ones
         ip, fp = gen(min_digits)
@@ -204,8 +215,9 @@ function M.scientific(v, o)
       local d, e = M.shortest(a, dtype)
       ip, fp, ex = d:sub(1, 1), d:sub(2), e - 1
       if precision and #fp > precision then
+        local _, long = sci_exact(a, precision + 30)
         ip, fp, ex = sci_exact(a, precision)
-        fp = fp:gsub("0+$", "")
+        fp = drop_carry_zeros(fp, long:sub(1, precision))
       end
     end
     if #fp < min_digits then

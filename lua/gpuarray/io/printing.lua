@@ -504,7 +504,7 @@ The values alone ("[1. 2. 3.]"); a 0-d array as its scalar (shortest digits).
 
   -- a number and the dtype of its shortest digits
   local function float_arg(x, fname)
-    if type(x) == "number" then return x + 0.0, "float64" end
+    if type(x) == "number" then return math.type(x) == "integer" and x + 0.0 or x, "float64" end
     if type(x) == "userdata" then
       local ok, dt = pcall(function() return x.dtype end)
       if ok and (dt == "float16" or dt == "float32" or dt == "float64") then return x.value, dt end
