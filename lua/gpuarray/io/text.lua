@@ -95,11 +95,11 @@ return function(ga)
 
   -- one conversion: spec "%-10.3f" on value v
   local function convert(spec, conv, v, dtype, fn)
-    if type(v) == "boolean" then v = v and 1 or 0 end
     if conv == "s" or conv == "r" then
       local flags, width = spec:match("^%%([-+ #0]*)(%d*)")
       return ("%" .. flags:gsub("[^-]", "") .. width .. "s"):format(py_str(v, dtype))
     end
+    if type(v) == "boolean" then v = v and 1 or 0 end
     if type(v) ~= "number" then fail(("%s: cannot format %s with %s"):format(fn, type(v), spec)) end
     if conv == "d" or conv == "i" or conv == "u" or conv == "x" or conv == "X" or conv == "o" or conv == "c" then
       if v ~= v or v == math.huge or v == -math.huge then
@@ -247,6 +247,7 @@ comments. A path ending in .gz is gzipped.
     if not digits then return nil end
     local v = math.tointeger(tonumber(digits))
     if v == nil then
+      if sign == "-" and digits:gsub("^0+", "") == "9223372036854775808" then return math.mininteger end
       if not unsigned64 or sign == "-" then return nil end
       -- wrap: up to 2^64 - 1
       v = 0
@@ -354,7 +355,7 @@ comments. A path ending in .gz is gzipped.
   -- split a line into fields
   local function splitter(delimiter, quotechar)
     if type(delimiter) == "number" or (type(delimiter) == "table") then
-      local widths = type(delimiter) == "number" and nil or delimiter
+      local widths = type(delimiter) == "table" and delimiter or nil
       return function(line)
         local out, p = {}, 1
         if widths then
