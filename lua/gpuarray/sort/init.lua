@@ -165,7 +165,7 @@ a sorted along its last axis, as a complex array: real part first, then
 imaginary; int8/16 and uint8/16 give complex64, other real dtypes complex128.
 ]], function(x)
     x = as_array(x, "sort_complex")
-    local s = x.ndim == 0 and x:copy() or sorted(x, x.ndim)
+    local s = sorted(x, S.axis(-1, x.ndim, "sort_complex", -1))
     if s.dtype:match("^complex") then return s end
     return s:astype(TO_COMPLEX64[s.dtype] and "complex64" or "complex128")
   end)
