@@ -96,7 +96,8 @@ describe("functional on the GPU", function()
 
   helper.gpu_it("piecewise picks values or function results by condition, later ones winning", function()
     local x = ga.linspace(-2, 2, 9)
-    local y = ga.piecewise(x, { ga.less(x, 0), ga.greater_equal(x, 0) }, { function(v) return -v end, function(v) return v * v end })
+    local y = ga.piecewise(x, { ga.less(x, 0), ga.greater_equal(x, 0) },
+      { function(v) return -v end, function(v) return v * v end })
     local xv = flat(x)
     for i, v in ipairs(flat(y)) do assert.near(xv[i] < 0 and -xv[i] or xv[i] * xv[i], v, 1e-12) end
     local z = ga.piecewise(x, { ga.less(x, -1), ga.greater(x, 1) }, { -1, 1, 0.5 })

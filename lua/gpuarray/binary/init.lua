@@ -132,7 +132,9 @@ The bits of uint8 a as uint8 0/1 values along axis (1-based; nil: the
 flattened array): 8 per byte, or count of them (past the bytes: zeros;
 negative: that many fewer).
 ]], function(a, axis, count, bitorder)
-    if a.dtype ~= "uint8" then fail("unpackbits: expected an input array of unsigned byte data type, got " .. a.dtype) end
+    if a.dtype ~= "uint8" then
+      fail("unpackbits: expected an input array of unsigned byte data type, got " .. a.dtype)
+    end
     if axis == nil or a.ndim == 0 then
       if axis ~= nil then fail("unpackbits: axis is out of range for a 0-d array") end
       a = a:reshape(a.size)

@@ -346,7 +346,6 @@ local function code_lengths(freq, n, limit)
     if freq[a] ~= freq[b] then return freq[a] < freq[b] end
     return a < b
   end)
-  local nodes = {}   -- node: {w, left, right} or leaf {w, sym}
   local leaves = {}
   for i, s in ipairs(syms) do leaves[i] = { freq[s], sym = s } end
   local li, qi, queue = 1, 1, {}
@@ -366,17 +365,15 @@ local function code_lengths(freq, n, limit)
     local y = take()
     queue[#queue + 1] = { x[1] + y[1], x, y }
   end
-  nodes = queue[#queue]
+  local root = queue[#queue]   -- node: {w, left, right} or leaf {w, sym = s}
   -- depths
   local bl_count = {}
   for l = 0, 64 do bl_count[l] = 0 end
-  local depth_of = {}
-  local stack = { { nodes, 0 } }
+  local stack = { { root, 0 } }
   while #stack > 0 do
     local top = table.remove(stack)
     local node, d = top[1], top[2]
     if node.sym then
-      depth_of[node.sym] = d
       bl_count[d] = bl_count[d] + 1
     else
       stack[#stack + 1] = { node[2], d + 1 }

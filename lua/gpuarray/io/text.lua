@@ -313,7 +313,8 @@ comments. A path ending in .gz is gzipped.
   -- floats as float64 (cast on the device), complex as complex128
   local function pack_values(vals, dtype)
     local kind = ga.dtype(dtype).kind
-    local fmt, carrier = nil, dtype
+    local fmt, carrier
+    carrier = dtype
     if kind == "b" then fmt = "B"
     elseif kind == "i" then fmt = "<i" .. ga.dtype(dtype).itemsize
     elseif kind == "u" then fmt = dtype == "uint64" and "<j" or ("<I" .. ga.dtype(dtype).itemsize)
@@ -482,7 +483,9 @@ comments. A path ending in .gz is gzipped.
   end
 
   local function finish(vals, nrows, ncols, dtype, ndmin, unpack, fn)
-    if ndmin ~= 0 and ndmin ~= 1 and ndmin ~= 2 then fail(("%s: Illegal value of ndmin keyword: %d"):format(fn, ndmin)) end
+    if ndmin ~= 0 and ndmin ~= 1 and ndmin ~= 2 then
+      fail(("%s: Illegal value of ndmin keyword: %d"):format(fn, ndmin))
+    end
     local shape = nrows == 0 and { 0 } or { nrows, ncols }
     local out = make_array(vals, shape, dtype)
     local s = ensure_ndmin(out.shape, ndmin)
@@ -526,7 +529,8 @@ squeezed away unless ndmin says; unpack returns the columns.
           ncols = #fields
           cols = columns(usecols, ncols, "loadtxt")
         elseif #fields ~= ncols and usecols == nil then
-          fail(("loadtxt: the number of columns changed from %d to %d at row %d; use `usecols` to select a subset and avoid this error"):format(ncols, #fields, ln))
+          fail(("loadtxt: the number of columns changed from %d to %d at row %d; use `usecols` to select a "
+            .. "subset and avoid this error"):format(ncols, #fields, ln))
         end
         for _, c in ipairs(cols) do
           local tok = fields[c]

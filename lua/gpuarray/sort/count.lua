@@ -97,7 +97,8 @@ long. The values of x are values, not positions (API.md §14).
   end
 
   def(ga, [[
-histogram(a: array_like, bins: integer|list|ndarray = 10, range: list?, density: boolean?, weights: array_like?) -> ndarray, ndarray
+histogram(a: array_like, bins: integer|list|ndarray = 10, range: list?, density: boolean?,
+          weights: array_like?) -> ndarray, ndarray
 Counts and bin edges: bins equal bins over range (default a's min and max)
 or the given edges; each bin holds [left, right) but the last also its right
 edge; values outside the edges are left out. Counts are int64 (float64 with
