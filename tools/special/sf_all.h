@@ -1,0 +1,4 @@
+// every kernels/special header, in dependency order (the host harness)
+#include "sf_base.cuh"
+#include "sf_gamma.cuh"
+#include "sf_bessel.cuh"
