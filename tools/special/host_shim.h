@@ -20,22 +20,20 @@ static inline float erfcxf(float x) { return (float)erfcx(x); }
 static inline double sf_host_erfinv(long double y) {
   if (y <= -1) return y == -1 ? -INFINITY : NAN;
   if (y >= 1) return y == 1 ? INFINITY : NAN;
-  long double x = 0;
-  /* start from a rough inverse, then Newton in long double */
-  long double w = -logl((1 - y) * (1 + y));
-  x = sqrtl(w) * (y < 0 ? -1 : 1) * 0.9L;
-  if (fabsl(y) < 0.9L) x = y * 0.8862269254527580L;
-  for (int i = 0; i < 100; i++) {
-    long double f = erfl(x) - y;
-    long double d = 1.1283791670955125739L * expl(-x * x);
-    long double dx = f / d;
-    x -= dx;
-    if (fabsl(dx) <= 1e-19L * fabsl(x)) break;
+  if (y == 0 || y != y) return (double)y;
+  if (fabsl(y) < 1e-12L) return (double)(y * 0.88622692545275801365L);
+  if (y < 0) return -sf_host_erfinv(-y);
+  /* bisection on [0, 7] in long double (erf(7) rounds to 1 in double) */
+  long double lo = 0, hi = 7;
+  for (int i = 0; i < 90; i++) {
+    long double mid = (lo + hi) / 2;
+    if (erfl(mid) < y) lo = mid; else hi = mid;
   }
-  return (double)x;
+  return (double)((lo + hi) / 2);
 }
 static inline double erfinv(double y) { return sf_host_erfinv(y); }
 static inline double erfcinv(double y) {
+  if (y == 1) return 0.0;
   if (y > 0.0625 && y < 1.9375) return sf_host_erfinv(1.0L - y);
   /* erfc(x) = y for small y: Newton on log erfc */
   if (y <= 0) return y == 0 ? INFINITY : NAN;

@@ -8,7 +8,7 @@ import mpmath as mp
 import numpy as np
 import scipy.special as sc
 
-mp.mp.dps = 30
+mp.mp.dps = 40
 
 rng = np.random.default_rng(20260527)
 EDGE = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 1e-300, 1e-10, 1e10, 1e300, -1e10, np.inf, -np.inf, np.nan]
@@ -122,3 +122,50 @@ spec('spherical_yn', lambda: two(list(rng.integers(0, 20, 400)), logu(1e-2, 1e3,
      lambda n, x: sc.spherical_yn(n.astype(int), x), ulps=16, atol=1e-16)
 spec('spherical_yn_d', lambda: two(list(rng.integers(0, 20, 400)), logu(1e-2, 1e3, 400)),
      lambda n, x: sc.spherical_yn(n.astype(int), x, derivative=True), ulps=16, atol=1e-16)
+
+# ---------------------------------------------------------------- erf, normal
+spec('erf', lambda: one(lin(-6, 6, 400), logu(1e-300, 10), EDGE), sc.erf, ulps=4)
+spec('erfc', lambda: one(lin(-6, 27, 400), logu(1e-300, 10), EDGE), sc.erfc, ulps=8, mpf=mp.erfc)
+spec('erfcx', lambda: one(lin(-5, 30, 400), logu(1e-300, 1e300), EDGE), sc.erfcx, ulps=16, mpf=lambda x: mp.exp(x * x) * mp.erfc(x))
+spec('erfinv', lambda: one(lin(-1, 1, 400), logu(1e-300, 1), [1 - 1e-15, -1 + 1e-16], EDGE), sc.erfinv, ulps=8)
+spec('erfcinv', lambda: one(lin(0, 2, 400), logu(1e-300, 1), [2 - 1e-15], EDGE), sc.erfcinv, ulps=8)
+spec('ndtr', lambda: one(lin(-38, 9, 400), EDGE), sc.ndtr, ulps=8, mpf=mp.ncdf)
+spec('log_ndtr', lambda: one(lin(-50, 10, 400), logu(1, 1e10, 100, sign=-1), EDGE), sc.log_ndtr, ulps=8, mpf=lambda x: mp.log1p(-mp.ncdf(-x)) if x > 0 else mp.log(mp.ncdf(x)))
+spec('ndtri', lambda: one(lin(0, 1, 400), logu(1e-300, 0.5), EDGE), sc.ndtri, ulps=8)
+
+# ---------------------------------------------------------------- elementary
+spec('expit', lambda: one(lin(-50, 50, 400), EDGE), sc.expit, ulps=4)
+spec('logit', lambda: one(lin(0, 1, 400), logu(1e-300, 0.5), EDGE), sc.logit, ulps=4,
+     mpf=lambda p: mp.log(p / (1 - p)))
+spec('log_expit', lambda: one(lin(-50, 50, 400), logu(1, 1e5), EDGE), sc.log_expit, ulps=4)
+spec('xlogy', lambda: two(lin(-5, 5, 300) + [0, 0, 0], logu(1e-5, 1e5, 300) + [0, np.nan, -1]), sc.xlogy, ulps=4)
+spec('xlog1py', lambda: two(lin(-5, 5, 300) + [0, 0, 0], lin(-1, 10, 300) + [0, np.nan, -2]), sc.xlog1py, ulps=4)
+spec('entr', lambda: one(lin(-1, 5, 300), logu(1e-300, 1e300), EDGE), sc.entr, ulps=4)
+spec('rel_entr', lambda: grid(lin(-1, 5, 20) + [0, np.inf, np.nan], lin(-1, 5, 20) + [0, np.inf, np.nan]),
+     sc.rel_entr, ulps=4)
+spec('kl_div', lambda: grid(lin(-1, 5, 20) + [0, np.inf, np.nan], lin(-1, 5, 20) + [0, np.inf, np.nan]),
+     sc.kl_div, ulps=8, atol=1e-15)
+spec('huber', lambda: grid(lin(-1, 5, 20) + [0, np.inf], lin(-10, 10, 20) + [0, np.inf, np.nan]), sc.huber,
+     ulps=4)
+spec('pseudo_huber', lambda: grid(lin(-1, 5, 20) + [0, np.inf], lin(-10, 10, 20) + [0, np.nan]),
+     sc.pseudo_huber, ulps=8)
+for nm in ['boxcox', 'boxcox1p']:
+    spec(nm, lambda: grid(logu(1e-3, 1e3, 20) + [0, 1, np.inf], lin(-3, 3, 20) + [0, 1e-20, 1e-10]),
+         getattr(sc, nm), ulps=8)
+spec('inv_boxcox', lambda: grid(lin(-3, 3, 20), lin(-3, 3, 20) + [0, 1e-20]), sc.inv_boxcox, ulps=8)
+spec('inv_boxcox1p', lambda: grid(lin(-3, 3, 20), lin(-3, 3, 20) + [0, 1e-20]), sc.inv_boxcox1p, ulps=8)
+spec('radian', lambda: cross(lin(-400, 400), lin(-100, 100), lin(-100, 100)), sc.radian, ulps=4)
+for nm in ['sindg', 'cosdg', 'tandg', 'cotdg']:
+    spec(nm, lambda: one(lin(-1000, 1000, 300), list(range(-720, 721, 15)), EDGE), getattr(sc, nm), ulps=4,
+         atol=1e-16, mpf={'sindg': lambda x: mp.sin(mp.radians(x)), 'cosdg': lambda x: mp.cos(mp.radians(x)),
+                          'tandg': lambda x: mp.tan(mp.radians(x)), 'cotdg': lambda x: mp.cot(mp.radians(x))}[nm])
+spec('cosm1', lambda: one(lin(-10, 10, 300), logu(1e-300, 1), EDGE), sc.cosm1, ulps=4)
+spec('exprel', lambda: one(lin(-50, 50, 300), logu(1e-300, 1), logu(1e-300, 1, sign=-1), [710, 720], EDGE),
+     sc.exprel, ulps=4)
+spec('round', lambda: one(lin(-10, 10, 300), [0.5, 1.5, 2.5, -0.5, -2.5], EDGE), sc.round, ulps=0)
+spec('exp10', lambda: one(lin(-300, 300, 300), EDGE), sc.exp10, ulps=4)
+spec('exp2', lambda: one(lin(-1000, 1000, 300), EDGE), sc.exp2, ulps=4)
+spec('cbrt', lambda: one(lin(-1000, 1000, 300), EDGE), sc.cbrt, ulps=4)
+spec('log1p', lambda: one(lin(-1, 1000, 300), EDGE), sc.log1p, ulps=4)
+spec('expm1', lambda: one(lin(-100, 700, 300), EDGE), sc.expm1, ulps=4)
+spec('sinc', lambda: one(lin(-100, 100, 300), [1, 2, 0.5, -3], EDGE), sc.sinc, ulps=4, atol=1e-16, mpf=mp.sincpi)

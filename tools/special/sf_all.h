@@ -2,3 +2,5 @@
 #include "sf_base.cuh"
 #include "sf_gamma.cuh"
 #include "sf_bessel.cuh"
+#include "sf_erf.cuh"
+#include "sf_elem.cuh"
