@@ -8,10 +8,16 @@
 #ifndef SF_BASE_CUH
 #define SF_BASE_CUH
 
+// SF_DEV: small functions, inlined; SF_BIG: the heavy ones (series,
+// continued fractions, CUDA's large built-ins), called: each kernel variant
+// has several copies of its operation (unrolled loops), and NVRTC's time
+// and the code's size grow with every inlined copy
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define SF_DEV __device__ inline
+#define SF_BIG __device__ __noinline__
 #else
 #define SF_DEV static inline
+#define SF_BIG static
 #endif
 
 #define SF_PI 3.141592653589793238462643383279502884

@@ -6,7 +6,7 @@
 #define SF_BESSEL_CUH
 
 // e^-|x| I0(x)
-SF_DEV double sf_i0e(double x) {
+SF_BIG double sf_i0e(double x) {
   x = fabs(x);
   if (isnan(x)) return x;
   if (x <= 8.0) {
@@ -39,7 +39,7 @@ SF_DEV double sf_i0e(double x) {
 }
 
 // e^-|x| I1(x)
-SF_DEV double sf_i1e(double x) {
+SF_BIG double sf_i1e(double x) {
   double ax = fabs(x);
   if (isnan(x)) return x;
   double r;
@@ -74,7 +74,7 @@ SF_DEV double sf_i1e(double x) {
   return x < 0 ? -r : r;
 }
 
-SF_DEV double sf_i0(double x) {
+SF_BIG double sf_i0(double x) {
   double ax = fabs(x);
   if (ax > 713.0) return sf_inf();
   // e^x in two halves past 700 so that it does not overflow before the product
@@ -82,7 +82,7 @@ SF_DEV double sf_i0(double x) {
   return sf_i0e(x) * exp(ax);
 }
 
-SF_DEV double sf_i1(double x) {
+SF_BIG double sf_i1(double x) {
   double ax = fabs(x);
   if (ax > 713.0) return x > 0 ? sf_inf() : -sf_inf();
   if (ax > 700.0) return sf_i1e(x) * exp(ax / 2) * exp(ax / 2);
@@ -112,7 +112,7 @@ SF_DEV double sf_k0e_big(double x) {    // x > 2
     -1.93909560531835554690e-19};
   return sf_cheb(c, (int)(sizeof c / sizeof c[0]), 4.0 / x - 1.0) / sqrt(x);
 }
-SF_DEV double sf_k0(double x) {
+SF_BIG double sf_k0(double x) {
   if (isnan(x)) return x;
   if (x < 0) return sf_nan();
   if (x == 0) return sf_inf();
@@ -120,7 +120,7 @@ SF_DEV double sf_k0(double x) {
   if (x > 745.0) return 0.0;
   return sf_k0e_big(x) * exp(-x);
 }
-SF_DEV double sf_k0e(double x) {
+SF_BIG double sf_k0e(double x) {
   if (isnan(x)) return x;
   if (x < 0) return sf_nan();
   if (x == 0) return sf_inf();
@@ -150,7 +150,7 @@ SF_DEV double sf_k1e_big(double x) {    // x > 2
     2.09191252698311363270e-19};
   return sf_cheb(c, (int)(sizeof c / sizeof c[0]), 4.0 / x - 1.0) / sqrt(x);
 }
-SF_DEV double sf_k1(double x) {
+SF_BIG double sf_k1(double x) {
   if (isnan(x)) return x;
   if (x < 0) return sf_nan();
   if (x == 0) return sf_inf();
@@ -158,7 +158,7 @@ SF_DEV double sf_k1(double x) {
   if (x > 745.0) return 0.0;
   return sf_k1e_big(x) * exp(-x);
 }
-SF_DEV double sf_k1e(double x) {
+SF_BIG double sf_k1e(double x) {
   if (isnan(x)) return x;
   if (x < 0) return sf_nan();
   if (x == 0) return sf_inf();
@@ -168,7 +168,7 @@ SF_DEV double sf_k1e(double x) {
 
 // Bessel functions of integer order n (real n is truncated, as SciPy's
 // dd loop does); negative n by y_-n = (-1)^n y_n
-SF_DEV double sf_yn(double nd, double x) {
+SF_BIG double sf_yn(double nd, double x) {
   if (isnan(nd) || isnan(x)) return nd + x;
   int n = (int)nd;
   double s = 1.0;
@@ -187,14 +187,14 @@ SF_DEV double sf_yn(double nd, double x) {
   return s * b;
 }
 
-SF_DEV double sf_j0(double x) { return j0(x); }
-SF_DEV double sf_j1(double x) { return j1(x); }
-SF_DEV double sf_y0(double x) {
+SF_BIG double sf_j0(double x) { return j0(x); }
+SF_BIG double sf_j1(double x) { return j1(x); }
+SF_BIG double sf_y0(double x) {
   if (x < 0) return sf_nan();
   if (x == 0) return -sf_inf();
   return y0(x);
 }
-SF_DEV double sf_y1(double x) {
+SF_BIG double sf_y1(double x) {
   if (x < 0) return sf_nan();
   if (x == 0) return -sf_inf();
   return y1(x);
@@ -202,7 +202,7 @@ SF_DEV double sf_y1(double x) {
 
 // spherical Bessel function of the second kind y_n(x) (x > 0) by upward
 // recurrence, and its derivative y_n' = y_(n-1) - (n + 1) y_n / x
-SF_DEV double sf_spherical_yn(double nd, double x, bool deriv) {
+SF_BIG double sf_spherical_yn(double nd, double x, bool deriv) {
   if (isnan(nd) || isnan(x)) return nd + x;
   if (nd < 0) return sf_nan();
   int n = (int)nd;

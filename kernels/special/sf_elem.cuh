@@ -50,7 +50,7 @@ SF_DEV double sf_huber(double delta, double r) {
   if (fabs(r) <= delta) return 0.5 * r * r;
   return delta * (fabs(r) - 0.5 * delta);
 }
-SF_DEV double sf_pseudo_huber(double delta, double r) {
+SF_BIG double sf_pseudo_huber(double delta, double r) {
   if (delta < 0.0) return sf_inf();
   if (delta == 0.0 || r == 0.0) return 0.0;
   // delta^2 (sqrt(1 + (r/delta)^2) - 1) without cancellation
@@ -58,20 +58,20 @@ SF_DEV double sf_pseudo_huber(double delta, double r) {
   return delta * delta * expm1(0.5 * log1p(t * t));
 }
 
-SF_DEV double sf_boxcox(double x, double lmbda) {
+SF_BIG double sf_boxcox(double x, double lmbda) {
   if (fabs(lmbda) < 1e-19) return log(x);
   return expm1(lmbda * log(x)) / lmbda;
 }
-SF_DEV double sf_boxcox1p(double x, double lmbda) {
+SF_BIG double sf_boxcox1p(double x, double lmbda) {
   double lx = log1p(x);
   if (fabs(lmbda) < 1e-19 || fabs(lx * lmbda) < 1e-154) return lx;
   return expm1(lmbda * lx) / lmbda;
 }
-SF_DEV double sf_inv_boxcox(double y, double lmbda) {
+SF_BIG double sf_inv_boxcox(double y, double lmbda) {
   if (lmbda == 0.0) return exp(y);
   return exp(log1p(lmbda * y) / lmbda);
 }
-SF_DEV double sf_inv_boxcox1p(double y, double lmbda) {
+SF_BIG double sf_inv_boxcox1p(double y, double lmbda) {
   if (lmbda == 0.0) return expm1(y);
   if (fabs(lmbda * y) < 1e-154) return y;
   return expm1(log1p(lmbda * y) / lmbda);
@@ -84,7 +84,7 @@ SF_DEV double sf_radian(double d, double m, double s) {
 }
 // SciPy's: 0 past 1e14 degrees (and at infinity), where no digit of the
 // reduced angle is left
-SF_DEV double sf_sindg(double x) {
+SF_BIG double sf_sindg(double x) {
   if (isnan(x)) return x;
   if (fabs(x) > 1e14) return 0.0;
   double sign = 1.0;
@@ -96,7 +96,7 @@ SF_DEV double sf_sindg(double x) {
   if (x > 45.0) return sign * cos((90.0 - x) * (SF_PI / 180.0));
   return sign * sin(x * (SF_PI / 180.0));
 }
-SF_DEV double sf_cosdg(double x) {
+SF_BIG double sf_cosdg(double x) {
   if (isnan(x)) return x;
   if (fabs(x) > 1e14) return 0.0;
   x = fmod(fabs(x), 360.0);
@@ -108,7 +108,7 @@ SF_DEV double sf_cosdg(double x) {
   if (x > 45.0) return sign * sin((90.0 - x) * (SF_PI / 180.0));
   return sign * cos(x * (SF_PI / 180.0));
 }
-SF_DEV double sf_tandg_impl(double x, bool cot) {
+SF_BIG double sf_tandg_impl(double x, bool cot) {
   if (isnan(x)) return x;
   if (fabs(x) > 1e14) return 0.0;
   double sign = 1.0;

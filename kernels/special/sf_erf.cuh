@@ -9,24 +9,24 @@ SF_DEV float sf_erf(float x) { return erff(x); }
 // 0 past exp(-x^2)'s range, as SciPy (no subnormal results)
 SF_DEV double sf_erfc(double x) { return x * x > SF_MAXLOG && x > 0 ? 0.0 : erfc(x); }
 SF_DEV float sf_erfc(float x) { return erfcf(x); }
-SF_DEV double sf_erfcx(double x) {
+SF_BIG double sf_erfcx(double x) {
   if (x < -26.7) return sf_inf();   // exp(x^2) past the range (CUDA's returns inf there too)
   return erfcx(x);
 }
-SF_DEV float sf_erfcx(float x) { return erfcxf(x); }
-SF_DEV double sf_erfinv(double y) {
+SF_BIG float sf_erfcx(float x) { return erfcxf(x); }
+SF_BIG double sf_erfinv(double y) {
   if (y < -1.0 || y > 1.0) return sf_nan();
   return erfinv(y);
 }
-SF_DEV float sf_erfinv(float y) {
+SF_BIG float sf_erfinv(float y) {
   if (y < -1.0f || y > 1.0f) return (float)sf_nan();
   return erfinvf(y);
 }
-SF_DEV double sf_erfcinv(double y) {
+SF_BIG double sf_erfcinv(double y) {
   if (y < 0.0 || y > 2.0) return sf_nan();
   return erfcinv(y);
 }
-SF_DEV float sf_erfcinv(float y) {
+SF_BIG float sf_erfcinv(float y) {
   if (y < 0.0f || y > 2.0f) return (float)sf_nan();
   return erfcinvf(y);
 }
@@ -41,7 +41,7 @@ SF_DEV double sf_exp_mhalfx2(double x) {
 
 // the standard normal distribution function; below -1 as
 // erfcx(-x / sqrt 2) exp(-x^2 / 2) / 2, so that exp's argument is exact
-SF_DEV double sf_ndtr(double x) {
+SF_BIG double sf_ndtr(double x) {
   if (isnan(x)) return x;
   if (x >= -1.0) return 0.5 * erfc(-x * SF_SQRT1_2);
   if (x < -38.5) return 0.0;   // SciPy's: no subnormal results
@@ -50,7 +50,7 @@ SF_DEV double sf_ndtr(double x) {
 
 // log(ndtr(x)): for x < -1 through erfcx (no underflow: log(erfcx(t) / 2)
 // - t^2 with t = -x / sqrt 2); for x > 3, log1p(-ndtr(-x))
-SF_DEV double sf_log_ndtr(double x) {
+SF_BIG double sf_log_ndtr(double x) {
   if (isnan(x)) return x;
   if (x > 0.0) return log1p(-sf_ndtr(-x));
   if (x > -1.0) return log(0.5 * erfc(-x * SF_SQRT1_2));
@@ -60,7 +60,7 @@ SF_DEV double sf_log_ndtr(double x) {
 }
 
 // the inverse of ndtr: -sqrt(2) erfcinv(2p)
-SF_DEV double sf_ndtri(double p) {
+SF_BIG double sf_ndtri(double p) {
   if (isnan(p)) return p;
   if (p < 0.0 || p > 1.0) return sf_nan();
   if (p == 0.0) return -sf_inf();

@@ -14,14 +14,14 @@ SF_DEV double sf_stirling_corr(double x) {
   return r * sf_poly(c, 8, r * r);
 }
 
-SF_DEV double sf_gamma(double x) {
-  if (x == 0.0) return sf_inf();   // SciPy's, for both zeros
-  if (x < 0.0 && sf_isint(x)) return sf_nan();
+SF_BIG double sf_gamma(double x) {
+  if (x <= 0.0 && sf_isint(x)) return sf_inf();   // SciPy's, at zero and the poles
+  if (x == -sf_inf()) return x;                    // and at -inf
   return tgamma(x);
 }
 
 // 1 / gamma(x): 0 at the poles, no overflow where gamma overflows
-SF_DEV double sf_rgamma(double x) {
+SF_BIG double sf_rgamma(double x) {
   if (isnan(x)) return x;
   if (x == sf_inf()) return 0.0;
   if (x <= 0.0 && sf_isint(x)) return 0.0;
@@ -57,7 +57,7 @@ SF_DEV double sf_gammasgn(double x) {
 }
 
 // real loggamma: log(gamma(x)) for x > 0 (gammaln), nan below
-SF_DEV double sf_loggamma(double x) {
+SF_BIG double sf_loggamma(double x) {
   if (isnan(x)) return x;
   if (x < 0.0) return sf_nan();
   if (x == 0.0) return sf_inf();
@@ -66,7 +66,7 @@ SF_DEV double sf_loggamma(double x) {
 
 // digamma: reflection below 0, a Taylor series about the positive root
 // (where the result is small), recurrence up to 10 and the asymptotic series
-SF_DEV double sf_digamma(double x) {
+SF_BIG double sf_digamma(double x) {
   if (isnan(x)) return x;
   if (x == sf_inf()) return x;
   if (x == 0.0) return copysign(sf_inf(), -x);
@@ -107,7 +107,7 @@ SF_DEV double sf_digamma(double x) {
 }
 
 // log|B(a, b)| and its sign
-SF_DEV double sf_lbeta_sgn(double a, double b, double *sgn) {
+SF_BIG double sf_lbeta_sgn(double a, double b, double *sgn) {
   *sgn = 1.0;
   if (isnan(a) || isnan(b)) return a + b;
   if ((a <= 0.0 && sf_isint(a)) || (b <= 0.0 && sf_isint(b))) {
@@ -139,7 +139,7 @@ SF_DEV double sf_betaln(double a, double b) {
   return r;
 }
 
-SF_DEV double sf_beta(double a, double b) {
+SF_BIG double sf_beta(double a, double b) {
   if (isnan(a) || isnan(b)) return a + b;
   double big = a > b ? a : b, small = a > b ? b : a;
   if ((a <= 0.0 && sf_isint(a)) || (b <= 0.0 && sf_isint(b))) return sf_inf();
@@ -153,7 +153,7 @@ SF_DEV double sf_beta(double a, double b) {
 }
 
 // (z)_m = gamma(z + m) / gamma(z)
-SF_DEV double sf_poch(double z, double m) {
+SF_BIG double sf_poch(double z, double m) {
   if (isnan(z) || isnan(m)) return z + m;
   if (m == 0.0) return 1.0;
   double r = 1.0;
@@ -183,7 +183,7 @@ SF_DEV double sf_poch(double z, double m) {
 }
 
 // binomial coefficient of real n and k
-SF_DEV double sf_binom(double n, double k) {
+SF_BIG double sf_binom(double n, double k) {
   if (isnan(n) || isnan(k)) return n + k;
   if (n < 0.0 && sf_isint(n)) return sf_nan();
   if (sf_isint(k)) {

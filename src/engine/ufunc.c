@@ -588,10 +588,13 @@ static void add_variant(ga_buf *b, const ga_ufunc *u, int l, const char *tag, in
 ** strided class (the operation once per kernel: the cheapest to compile),
 ** and the first and last loops also in the others (flat, flat with a
 ** scalar, strided 64-bit, vectorised inner axis with a broadcast operand,
-** with casts); full: every loop in every class */
+** with casts); full true: every loop in every class; full "strided": only
+** the strided kernels (scipy.special's heavy operations, compiled by the
+** CPU specs for every function) */
 static int l_ufunc_source(lua_State *L) {
   ga_ufunc *u = check_ufunc(L, 1);
-  int full = lua_toboolean(L, 2);
+  int lean = lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "strided") == 0;
+  int full = !lean && lua_toboolean(L, 2);
   ga_buf b;
   ga_buf_init(&b);
   ga_buf_add(&b, ga_kernel_source("common"));
@@ -603,7 +606,7 @@ static int l_ufunc_source(lua_State *L) {
   }
   for (int l = 0; l < u->nloops; l++) {
     add_variant(&b, u, l, "str", GA_EW_STRIDED, 3, 0, 0, 0);
-    if (!full && l != 0 && l != u->nloops - 1) continue;
+    if (lean || (!full && l != 0 && l != u->nloops - 1)) continue;
     add_variant(&b, u, l, "flat", GA_EW_FLAT, 0, 0, 0, 0);
     if (u->nin >= 2) add_variant(&b, u, l, "scal", GA_EW_FLAT, 0, 0, 1, 0);
     add_variant(&b, u, l, "s64", GA_EW_STRIDED, 2, 1, 1, 0);

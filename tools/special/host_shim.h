@@ -31,7 +31,11 @@ static inline double sf_host_erfinv(long double y) {
   }
   return (double)((lo + hi) / 2);
 }
-static inline double erfinv(double y) { return sf_host_erfinv(y); }
+static inline double erfcinv(double y);
+static inline double erfinv(double y) {
+  if (fabs(y) > 0.5 && fabs(y) < 1) return y > 0 ? erfcinv(1.0 - y) : -erfcinv(1.0 + y);
+  return sf_host_erfinv(y);
+}
 static inline double erfcinv(double y) {
   if (y == 1) return 0.0;
   if (y > 0.0625 && y < 1.9375) return sf_host_erfinv(1.0L - y);

@@ -96,7 +96,7 @@ function Gen:emit_node(n)
       decls[#decls + 1] = ("%s out%d;"):format(CTYPE[compute_of(CHARS[c])], j)
     end
     local oc = compute_of(CHARS[n.sig:sub(#n.sig - nout + 1 + pick, #n.sig - nout + 1 + pick)])
-    if n.preamble then self:need(n.preamble) end
+    for _, text in ipairs(n.preamble or {}) do self:need(text) end
     -- a lambda, not a block: the engine sees the outputs written before read
     out[#out + 1] = ("%s %s = [&]() -> %s { %s %s %s; return %s; }();"):format(ct, id, ct,
       table.concat(parts, " "), table.concat(decls, " "), n.op, cast("out" .. pick, oc, n.dtype))
@@ -229,7 +229,7 @@ local function int_checks(nodes, position)
   return list
 end
 
---- A ufunc's device functions (scipy.special's), once per kernel
+--- A header of a ufunc's device functions (scipy.special's), once per kernel
 function Gen:need(text)
   self.needs = self.needs or {}
   if self.needs[text] then return end

@@ -189,7 +189,7 @@ function Graph:ufunc(u, ...)
   if nout == 1 then
     return self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig), intypes = intypes,
                                dtype = dtype, args = ops, deps = deps, stage = stage, ndim = ndim,
-                               preamble = def.preamble, graph = self })
+                               preamble = def.preamble_parts or def.preamble and { def.preamble }, graph = self })
   end
   -- one node per output, each computing the loop and keeping its own (the
   -- compiler shares the common work)
@@ -198,7 +198,8 @@ function Graph:ufunc(u, ...)
     local c = sig:sub(nin + 2 + j, nin + 2 + j)
     syms[j] = self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig),
                                   intypes = intypes, nout = nout, pick = j - 1, dtype = CHARS[c], args = ops,
-                                  deps = deps, stage = stage, ndim = ndim, preamble = def.preamble, graph = self })
+                                  deps = deps, stage = stage, ndim = ndim,
+                                  preamble = def.preamble_parts or def.preamble and { def.preamble }, graph = self })
   end
   return table.unpack(syms, 1, nout)
 end

@@ -1,0 +1,87 @@
+--- scipy.special's ufuncs, as data (API.md §15; DESIGN.md "definitions as
+-- data"). Each entry: the name, the parameters (SciPy's names, positional
+-- as in its ufuncs), the headers of kernels/special/ whose device
+-- functions the operation calls, the doc line; optional: nout, op (the
+-- CUDA statement; default out0 = sf_<name>(in0, ...)), loops (default the
+-- float32 and float64 loops SciPy has: integers and float16 take the first
+-- one they cast to safely, as NumPy resolves SciPy's ufuncs).
+-- Every float32 loop calls the double function (float in, double math,
+-- one rounding: SciPy's own float32 loops do the same) except where a
+-- header has a float overload (the erf family, gammaln, expit: CUDA's
+-- single precision functions, within a few ulps, for the bandwidth).
+local D = {}
+
+local function U(t) D[#D + 1] = t end
+
+-- error function and the normal distribution
+U { "erf", "x", h = "sf_erf", doc = "The error function, 2/sqrt(pi) times the integral of exp(-t^2) from 0 to x." }
+U { "erfc", "x", h = "sf_erf", doc = "The complementary error function, 1 - erf(x)." }
+U { "erfcx", "x", h = "sf_erf", doc = "The scaled complementary error function, exp(x^2) erfc(x)." }
+U { "erfinv", "y", h = "sf_erf", doc = "The inverse of erf, on [-1, 1]." }
+U { "erfcinv", "y", h = "sf_erf", doc = "The inverse of erfc, on [0, 2]." }
+U { "ndtr", "x", h = "sf_erf", doc = "The standard normal distribution function (integral of the density up to x)." }
+U { "log_ndtr", "x", h = "sf_erf", doc = "The logarithm of ndtr, accurate far into both tails." }
+U { "ndtri", "y", h = "sf_erf", doc = "The inverse of ndtr: the x with ndtr(x) = y." }
+
+-- gamma and beta
+U { "gamma", "z", h = "sf_gamma", doc = "The gamma function (inf at 0, nan at the negative integers)." }
+U { "rgamma", "z", h = "sf_gamma", doc = "1 / gamma(z), 0 at the poles of gamma." }
+U { "gammaln", "x", h = "sf_gamma", doc = "The logarithm of the absolute value of gamma(x)." }
+U { "loggamma", "z", h = "sf_gamma", doc = "The logarithm of gamma(z) for real z >= 0 (nan below: real inputs only)." }
+U { "gammasgn", "x", h = "sf_gamma", doc = "The sign of gamma(x) (0 at zero and the poles, as SciPy 1.10)." }
+U { "digamma", "z", h = "sf_gamma", doc = "The digamma function psi, the logarithmic derivative of gamma." }
+U { "beta", "a", "b", h = "sf_gamma", doc = "The beta function gamma(a) gamma(b) / gamma(a + b)." }
+U { "betaln", "a", "b", h = "sf_gamma", doc = "The logarithm of the absolute value of beta(a, b)." }
+U { "poch", "z", "m", h = "sf_gamma", doc = "The Pochhammer symbol gamma(z + m) / gamma(z)." }
+U { "binom", "n", "k", h = "sf_gamma", doc = "The binomial coefficient of real n and k." }
+
+-- Bessel functions
+for _, t in ipairs {
+  { "j0", "of the first kind of order 0" }, { "j1", "of the first kind of order 1" },
+  { "y0", "of the second kind of order 0" }, { "y1", "of the second kind of order 1" },
+  { "i0", "modified, of the first kind of order 0" }, { "i1", "modified, of the first kind of order 1" },
+  { "i0e", "modified, of the first kind of order 0, times exp(-|x|)" },
+  { "i1e", "modified, of the first kind of order 1, times exp(-|x|)" },
+  { "k0", "modified, of the second kind of order 0" }, { "k1", "modified, of the second kind of order 1" },
+  { "k0e", "modified, of the second kind of order 0, times exp(x)" },
+  { "k1e", "modified, of the second kind of order 1, times exp(x)" },
+} do
+  U { t[1], "x", h = "sf_bessel", doc = "The Bessel function " .. t[2] .. "." }
+end
+U { "yn", "n", "x", h = "sf_bessel", doc = "The Bessel function of the second kind of integer order n (n truncated)." }
+U { "_spherical_yn", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0, in1, false)",
+    doc = "The spherical Bessel function of the second kind." }
+U { "_spherical_yn_d", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0, in1, true)",
+    doc = "The derivative of the spherical Bessel function of the second kind." }
+
+-- elementary functions
+U { "expit", "x", h = "sf_elem", doc = "The logistic sigmoid 1 / (1 + exp(-x))." }
+U { "logit", "x", h = "sf_elem", doc = "The inverse of expit, log(p / (1 - p))." }
+U { "log_expit", "x", h = "sf_elem", doc = "log(expit(x)), without overflow or cancellation." }
+U { "xlogy", "x", "y", h = "sf_elem", doc = "x log(y), 0 where x is 0 (and y is not nan)." }
+U { "xlog1py", "x", "y", h = "sf_elem", doc = "x log1p(y), 0 where x is 0 (and y is not nan)." }
+U { "entr", "x", h = "sf_elem", doc = "Elementwise entropy: -x log(x) for x > 0, 0 at 0, -inf below." }
+U { "rel_entr", "x", "y", h = "sf_elem", doc = "Relative entropy x log(x / y) (0 at x = 0, y >= 0; inf elsewhere)." }
+U { "kl_div", "x", "y", h = "sf_elem", doc = "Kullback-Leibler divergence term x log(x / y) - x + y." }
+U { "huber", "delta", "r", h = "sf_elem", doc = "The Huber loss: r^2/2 for |r| <= delta, delta (|r| - delta/2) beyond." }
+U { "pseudo_huber", "delta", "r", h = "sf_elem", doc = "The pseudo-Huber loss delta^2 (sqrt(1 + (r/delta)^2) - 1)." }
+U { "boxcox", "x", "lmbda", h = "sf_elem", doc = "The Box-Cox transform (x^lmbda - 1) / lmbda (log x at 0)." }
+U { "boxcox1p", "x", "lmbda", h = "sf_elem", doc = "The Box-Cox transform of 1 + x." }
+U { "inv_boxcox", "y", "lmbda", h = "sf_elem", doc = "The inverse of boxcox." }
+U { "inv_boxcox1p", "y", "lmbda", h = "sf_elem", doc = "The inverse of boxcox1p." }
+U { "radian", "d", "m", "s", h = "sf_elem", doc = "Degrees, minutes and seconds to radians." }
+U { "cosdg", "x", h = "sf_elem", doc = "The cosine of x degrees (exact at multiples of 90)." }
+U { "sindg", "x", h = "sf_elem", doc = "The sine of x degrees (exact at multiples of 90)." }
+U { "tandg", "x", h = "sf_elem", doc = "The tangent of x degrees." }
+U { "cotdg", "x", h = "sf_elem", doc = "The cotangent of x degrees." }
+U { "cosm1", "x", h = "sf_elem", doc = "cos(x) - 1, accurate near 0." }
+U { "exprel", "x", h = "sf_elem", doc = "The relative error exponential (exp(x) - 1) / x." }
+U { "round", "x", h = "sf_elem", doc = "The nearest integer (halves to even)." }
+U { "exp10", "x", h = "sf_elem", doc = "10^x." }
+U { "exp2", "x", h = "sf_elem", doc = "2^x." }
+U { "cbrt", "x", h = "sf_elem", doc = "The real cube root." }
+U { "log1p", "x", h = "sf_elem", doc = "log(1 + x), accurate near 0." }
+U { "expm1", "x", h = "sf_elem", doc = "exp(x) - 1, accurate near 0." }
+U { "sinc", "x", h = "sf_elem", doc = "The normalised sinc function sin(pi x) / (pi x) (NumPy's sinc)." }
+
+return D
