@@ -33,7 +33,7 @@ def run(exe, name, args):
     return np.array([float(v) for v in out])
 
 
-def ulps(got, want, atol):
+def ulps(got, want, atol, logk=0):
     got, want = np.asarray(got, float), np.asarray(want, float)
     err = np.zeros(len(got))
     for i, (g, w) in enumerate(zip(got, want)):
@@ -46,6 +46,8 @@ def ulps(got, want, atol):
         if d <= atol:
             continue
         err[i] = d / np.spacing(abs(w)) if w != 0 else np.inf
+        if logk and w != 0:
+            err[i] /= 1 + logk * abs(np.log(abs(w))) / 64
     return err
 
 
@@ -58,13 +60,13 @@ def main(names):
         args = spec['args']()
         want = spec['ref'](*[np.array(a, float) for a in zip(*args)])
         got = run(exe, spec.get('host', name), args)
-        err = ulps(got, want, spec.get('atol', 0.0))
+        err = ulps(got, want, spec.get('atol', 0.0), spec.get('logk', 0))
         if spec.get('mp'):
             bad = err > spec.get('ulps', 4)
             if bad.any():
                 sub = [args[i] for i in np.nonzero(bad)[0]]
                 truth = spec['mp'](*[np.array(a, float) for a in zip(*sub)])
-                err2 = ulps(got[bad], truth, spec.get('atol', 0.0))
+                err2 = ulps(got[bad], truth, spec.get('atol', 0.0), spec.get('logk', 0))
                 err2[np.isnan(truth)] = np.inf
                 err[bad] = np.minimum(err[bad], err2)
         i = int(np.argmax(err))

@@ -70,8 +70,8 @@ def main():
             if want32.dtype != np.float32:
                 want32 = np.array(np.float32(want32), np.float64)
         out.append('  %s = {' % name)
-        out.append('    ulps = %g, atol = %s, ulps32 = %g,' % (spec.get('ulps', 4), lua_num(spec.get('atol', 0.0)),
-                                                             F32_ULPS.get(name, 4)))
+        out.append('    ulps = %g, atol = %s, ulps32 = %g, logk = %g,' % (
+            spec.get('ulps', 4), lua_num(spec.get('atol', 0.0)), F32_ULPS.get(name, 4), spec.get('logk', 0)))
         out.append('    args = {' + ', '.join('{' + ', '.join(lua_num(v) for v in row) + '}' for row in sub) + '},')
         out.append('    f64 = {' + ', '.join(lua_num(v) for v in want) + '},')
         out.append('    f32 = {' + ', '.join(lua_num(v) for v in want32) + '},')

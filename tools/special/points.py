@@ -62,10 +62,10 @@ def vec(f):
 INF = float('inf')
 
 
-TRUTH = {'j0', 'j1', 'y0', 'y1', 'digamma', 'rgamma', 'betaln', 'poch', 'binom', 'yn', 'erfc', 'ndtr', 'log_ndtr', 'logit', 'tandg', 'cotdg', 'sinc'}
+TRUTH = {'gammainc', 'gammaincc', 'gdtr', 'gdtrc', 'pdtr', 'pdtrc', 'chdtr', 'chdtrc', 'j0', 'j1', 'y0', 'y1', 'digamma', 'rgamma', 'betaln', 'poch', 'binom', 'yn', 'erfc', 'ndtr', 'log_ndtr', 'logit', 'tandg', 'cotdg', 'sinc'}
 
 
-def spec(name, args, ref, ulps=4, atol=0.0, host=None, mpf=None, fix=None):
+def spec(name, args, ref, ulps=4, atol=0.0, host=None, mpf=None, fix=None, logk=0):
     """mpf: the same function in mpmath; a result within tolerance of either
     SciPy's or mpmath's value passes (SciPy's own error is larger than a few
     ulps in places: rgamma, beta, betaln, poch, yn)"""
@@ -81,7 +81,10 @@ def spec(name, args, ref, ulps=4, atol=0.0, host=None, mpf=None, fix=None):
                     if all((a == b) or (a != a and b != b) for a, b in zip(key, k)):
                         r[i] = v
             return r
+    # logk: more ulps per unit of |log(result)|, for results in the far tails (exp of a large
+    # exponent computed in double loses that many digits, SciPy's as ours)
     SPECS[name] = {'args': args, 'ref': ref, 'ulps': ulps, 'atol': atol, 'mp': mpf and vec(mpf), 'fix': fix,
+                   'logk': logk,
                    'truth': name in TRUTH}
     if host:
         SPECS[name]['host'] = host
@@ -173,3 +176,30 @@ spec('cbrt', lambda: one(lin(-1000, 1000, 300), EDGE), sc.cbrt, ulps=4)
 spec('log1p', lambda: one(lin(-1, 1000, 300), EDGE), sc.log1p, ulps=4)
 spec('expm1', lambda: one(lin(-100, 700, 300), EDGE), sc.expm1, ulps=4)
 spec('sinc', lambda: one(lin(-100, 100, 300), [1, 2, 0.5, -3], EDGE), sc.sinc, ulps=4, atol=1e-16, mpf=mp.sincpi)
+
+# ---------------------------------------------------------------- incomplete gamma
+def agrid():
+    a = logu(1e-3, 1e4, 300) + [0.5, 1, 2, 10, 100]
+    x = [ai * float(np.exp(rng.normal(0, 0.5))) for ai in a]
+    return two(a + logu(1e-3, 100, 200), x + logu(1e-3, 100, 200))
+
+
+spec('gammainc', agrid, sc.gammainc, ulps=64, logk=8, atol=1e-300, mpf=lambda a, x: mp.gammainc(a, 0, x, regularized=True))
+spec('gammaincc', agrid, sc.gammaincc, ulps=64, logk=8, atol=1e-300, mpf=lambda a, x: mp.gammainc(a, x, mp.inf,
+                                                                                       regularized=True))
+spec('gammaincinv', lambda: two(logu(1e-2, 1e3, 300), lin(0, 1, 300)), sc.gammaincinv, ulps=1024)
+spec('gammainccinv', lambda: two(logu(1e-2, 1e3, 300), lin(0, 1, 300)), sc.gammainccinv, ulps=1024)
+spec('gdtr', lambda: cross(logu(0.1, 10), logu(0.1, 100), logu(0.01, 100)), sc.gdtr, ulps=64, logk=8,
+     mpf=lambda a, b, x: mp.gammainc(b, 0, a * x, regularized=True))
+spec('gdtrc', lambda: cross(logu(0.1, 10), logu(0.1, 100), logu(0.01, 100)), sc.gdtrc, ulps=64, logk=8,
+     mpf=lambda a, b, x: mp.gammainc(b, a * x, mp.inf, regularized=True))
+spec('pdtr', lambda: two(list(rng.integers(0, 50, 300)), logu(0.01, 100, 300)), sc.pdtr, ulps=64, logk=8,
+     mpf=lambda k, m: mp.gammainc(k + 1, m, mp.inf, regularized=True))
+spec('pdtrc', lambda: two(list(rng.integers(0, 50, 300)), logu(0.01, 100, 300)), sc.pdtrc, ulps=64, logk=8,
+     mpf=lambda k, m: mp.gammainc(k + 1, 0, m, regularized=True))
+spec('pdtri', lambda: two(list(rng.integers(0, 50, 300)), lin(0, 1, 300)), sc.pdtri, ulps=1024)
+spec('chdtr', lambda: two(logu(0.1, 100, 300), logu(0.01, 200, 300)), sc.chdtr, ulps=64, logk=8,
+     mpf=lambda v, x: mp.gammainc(v / 2, 0, x / 2, regularized=True))
+spec('chdtrc', lambda: two(logu(0.1, 100, 300), logu(0.01, 200, 300)), sc.chdtrc, ulps=64, logk=8,
+     mpf=lambda v, x: mp.gammainc(v / 2, x / 2, mp.inf, regularized=True))
+spec('chdtri', lambda: two(logu(0.1, 100, 300), lin(0, 1, 300)), sc.chdtri, ulps=1024)

@@ -4,3 +4,4 @@
 #include "sf_bessel.cuh"
 #include "sf_erf.cuh"
 #include "sf_elem.cuh"
+#include "sf_igam.cuh"

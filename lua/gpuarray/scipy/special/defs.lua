@@ -54,6 +54,20 @@ U { "_spherical_yn", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0
 U { "_spherical_yn_d", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0, in1, true)",
     doc = "The derivative of the spherical Bessel function of the second kind." }
 
+-- incomplete gamma and its distributions
+U { "gammainc", "a", "x", h = "sf_igam", doc = "The regularized lower incomplete gamma function P(a, x)." }
+U { "gammaincc", "a", "x", h = "sf_igam", doc = "The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)." }
+U { "gammaincinv", "a", "y", h = "sf_igam", doc = "The inverse of gammainc in x: P(a, x) = y." }
+U { "gammainccinv", "a", "y", h = "sf_igam", doc = "The inverse of gammaincc in x: Q(a, x) = y." }
+U { "gdtr", "a", "b", "x", h = "sf_igam", doc = "The gamma distribution function (rate a, shape b) at x: P(b, a x)." }
+U { "gdtrc", "a", "b", "x", h = "sf_igam", doc = "The gamma survival function (rate a, shape b): Q(b, a x)." }
+U { "pdtr", "k", "m", h = "sf_igam", doc = "The Poisson distribution function: P(N <= k) for mean m." }
+U { "pdtrc", "k", "m", h = "sf_igam", doc = "The Poisson survival function: P(N > k) for mean m." }
+U { "pdtri", "k", "y", h = "sf_igam", doc = "The Poisson mean m with pdtr(k, m) = y." }
+U { "chdtr", "v", "x", h = "sf_igam", doc = "The chi-square distribution function with v degrees of freedom." }
+U { "chdtrc", "v", "x", h = "sf_igam", doc = "The chi-square survival function with v degrees of freedom." }
+U { "chdtri", "v", "p", h = "sf_igam", doc = "The inverse of chdtrc in x: chdtrc(v, x) = p." }
+
 -- elementary functions
 U { "expit", "x", h = "sf_elem", doc = "The logistic sigmoid 1 / (1 + exp(-x))." }
 U { "logit", "x", h = "sf_elem", doc = "The inverse of expit, log(p / (1 - p))." }
