@@ -203,3 +203,35 @@ spec('chdtr', lambda: two(logu(0.1, 100, 300), logu(0.01, 200, 300)), sc.chdtr, 
 spec('chdtrc', lambda: two(logu(0.1, 100, 300), logu(0.01, 200, 300)), sc.chdtrc, ulps=64, logk=8,
      mpf=lambda v, x: mp.gammainc(v / 2, x / 2, mp.inf, regularized=True))
 spec('chdtri', lambda: two(logu(0.1, 100, 300), lin(0, 1, 300)), sc.chdtri, ulps=1024)
+
+# ---------------------------------------------------------------- incomplete beta
+def bgrid():
+    a = logu(1e-2, 1e4, 300)
+    b = logu(1e-2, 1e4, 300)
+    x = [min(max(ai / (ai + bi) * float(np.exp(rng.normal(0, 0.3))), 1e-300), 1.0) for ai, bi in zip(a, b)]
+    return cross(a + logu(0.1, 20, 100), b + logu(0.1, 20, 100), x + lin(0, 1, 100))
+
+
+def ibeta(a, b, x):
+    return mp.betainc(a, b, 0, x, regularized=True)
+
+
+spec('betainc', bgrid, sc.betainc, ulps=1024, logk=8, mpf=ibeta)
+spec('betaincinv', lambda: cross(logu(0.1, 100, 300), logu(0.1, 100, 300), lin(0, 1, 300)), sc.betaincinv,
+     ulps=8192)
+spec('btdtr', lambda: cross(logu(0.1, 100), logu(0.1, 100), lin(0, 1)), sc.btdtr, ulps=1024, logk=8, mpf=ibeta)
+spec('btdtri', lambda: cross(logu(0.1, 100), logu(0.1, 100), lin(0, 1)), sc.btdtri, ulps=8192)
+for nm in ['bdtr', 'bdtrc']:
+    spec(nm, lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(40, 80, 300)), lin(0, 1, 300)),
+         getattr(sc, nm), ulps=1024, logk=8)
+spec('bdtri', lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(40, 80, 300)), lin(0, 1, 300)),
+     sc.bdtri, ulps=1024)
+for nm in ['nbdtr', 'nbdtrc']:
+    spec(nm, lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(1, 40, 300)), lin(0, 1, 300)),
+         getattr(sc, nm), ulps=1024, logk=8)
+spec('nbdtri', lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(1, 40, 300)), lin(0, 1, 300)),
+     sc.nbdtri, ulps=1024)
+for nm in ['fdtr', 'fdtrc']:
+    spec(nm, lambda: cross(logu(0.5, 100, 300), logu(0.5, 100, 300), logu(0.01, 100, 300)), getattr(sc, nm),
+         ulps=1024, logk=8)
+spec('fdtri', lambda: cross(logu(0.5, 100, 300), logu(0.5, 100, 300), lin(0, 1, 300)), sc.fdtri, ulps=1024)

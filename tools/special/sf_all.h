@@ -5,3 +5,4 @@
 #include "sf_erf.cuh"
 #include "sf_elem.cuh"
 #include "sf_igam.cuh"
+#include "sf_incbet.cuh"

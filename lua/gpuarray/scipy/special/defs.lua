@@ -68,6 +68,21 @@ U { "chdtr", "v", "x", h = "sf_igam", doc = "The chi-square distribution functio
 U { "chdtrc", "v", "x", h = "sf_igam", doc = "The chi-square survival function with v degrees of freedom." }
 U { "chdtri", "v", "p", h = "sf_igam", doc = "The inverse of chdtrc in x: chdtrc(v, x) = p." }
 
+-- incomplete beta and its distributions
+U { "betainc", "a", "b", "x", h = "sf_incbet", doc = "The regularized incomplete beta function I_x(a, b)." }
+U { "betaincinv", "a", "b", "y", h = "sf_incbet", doc = "The inverse of betainc in x: I_x(a, b) = y." }
+U { "btdtr", "a", "b", "x", h = "sf_incbet", doc = "The beta distribution function (betainc(a, b, x))." }
+U { "btdtri", "a", "b", "p", h = "sf_incbet", doc = "The p-th quantile of the beta distribution." }
+U { "bdtr", "k", "n", "p", h = "sf_incbet", doc = "The binomial distribution function: P(X <= floor(k)) in n trials." }
+U { "bdtrc", "k", "n", "p", h = "sf_incbet", doc = "The binomial survival function: P(X > floor(k)) in n trials." }
+U { "bdtri", "k", "n", "y", h = "sf_incbet", doc = "The success probability p with bdtr(k, n, p) = y." }
+U { "nbdtr", "k", "n", "p", h = "sf_incbet", doc = "The negative binomial distribution function (k failures, n successes)." }
+U { "nbdtrc", "k", "n", "p", h = "sf_incbet", doc = "The negative binomial survival function." }
+U { "nbdtri", "k", "n", "y", h = "sf_incbet", doc = "The probability p with nbdtr(k, n, p) = y." }
+U { "fdtr", "dfn", "dfd", "x", h = "sf_incbet", doc = "The F distribution function." }
+U { "fdtrc", "dfn", "dfd", "x", h = "sf_incbet", doc = "The F survival function." }
+U { "fdtri", "dfn", "dfd", "p", h = "sf_incbet", doc = "The p-th quantile of the F distribution." }
+
 -- elementary functions
 U { "expit", "x", h = "sf_elem", doc = "The logistic sigmoid 1 / (1 + exp(-x))." }
 U { "logit", "x", h = "sf_elem", doc = "The inverse of expit, log(p / (1 - p))." }

@@ -14,6 +14,7 @@ return function(ga)
   local DEPS = {
     sf_base = {}, sf_gamma = { "sf_base" }, sf_bessel = { "sf_base" }, sf_erf = { "sf_base" },
     sf_elem = { "sf_base" }, sf_igam = { "sf_gamma", "sf_erf" },
+    sf_incbet = { "sf_gamma", "sf_erf" },
   }
   local texts = {}
   --- the texts of the headers list needs, in order
