@@ -9,7 +9,10 @@
 
 // x^a (1 - x)^b / B(a, b)
 SF_DEV double sf_incbet_fac(double a, double b, double x) {
-  if (a < 10.0 || b < 10.0) {
+  // Stirling's form near the mean only: far from it (x / x0 or (1 - x) / y0
+  // small) its log1pmx arguments near -1 would lose their digits
+  double s0 = a + b;
+  if (a < 10.0 || b < 10.0 || x * s0 < 0.25 * a || (1.0 - x) * s0 < 0.25 * b) {
     double s;
     double l = a * log(x) + b * log1p(-x) - sf_lbeta_sgn(a, b, &s);
     return l < -SF_MAXLOG ? 0.0 : exp(l);

@@ -8,7 +8,7 @@ import mpmath as mp
 import numpy as np
 import scipy.special as sc
 
-mp.mp.dps = 40
+mp.mp.dps = 60
 
 rng = np.random.default_rng(20260527)
 EDGE = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 1e-300, 1e-10, 1e10, 1e300, -1e10, np.inf, -np.inf, np.nan]
@@ -62,7 +62,7 @@ def vec(f):
 INF = float('inf')
 
 
-TRUTH = {'gammainc', 'gammaincc', 'gdtr', 'gdtrc', 'pdtr', 'pdtrc', 'chdtr', 'chdtrc', 'j0', 'j1', 'y0', 'y1', 'digamma', 'rgamma', 'betaln', 'poch', 'binom', 'yn', 'erfc', 'ndtr', 'log_ndtr', 'logit', 'tandg', 'cotdg', 'sinc'}
+TRUTH = {'betainc', 'btdtr', 'bdtr', 'bdtrc', 'nbdtr', 'nbdtrc', 'fdtr', 'fdtrc', 'gammainc', 'gammaincc', 'gdtr', 'gdtrc', 'pdtr', 'pdtrc', 'chdtr', 'chdtrc', 'j0', 'j1', 'y0', 'y1', 'digamma', 'rgamma', 'betaln', 'poch', 'binom', 'yn', 'erfc', 'ndtr', 'log_ndtr', 'logit', 'tandg', 'cotdg', 'sinc'}
 
 
 def spec(name, args, ref, ulps=4, atol=0.0, host=None, mpf=None, fix=None, logk=0):
@@ -221,17 +221,23 @@ spec('betaincinv', lambda: cross(logu(0.1, 100, 300), logu(0.1, 100, 300), lin(0
      ulps=8192)
 spec('btdtr', lambda: cross(logu(0.1, 100), logu(0.1, 100), lin(0, 1)), sc.btdtr, ulps=1024, logk=8, mpf=ibeta)
 spec('btdtri', lambda: cross(logu(0.1, 100), logu(0.1, 100), lin(0, 1)), sc.btdtri, ulps=8192)
+MPB = {'bdtr': lambda k, n, p: mp.betainc(n - k, k + 1, 0, 1 - p, regularized=True),
+       'bdtrc': lambda k, n, p: mp.betainc(k + 1, n - k, 0, p, regularized=True),
+       'nbdtr': lambda k, n, p: mp.betainc(n, k + 1, 0, p, regularized=True),
+       'nbdtrc': lambda k, n, p: mp.betainc(n, k + 1, p, 1, regularized=True),
+       'fdtr': lambda a, b, x: mp.betainc(a / 2, b / 2, 0, a * x / (b + a * x), regularized=True),
+       'fdtrc': lambda a, b, x: mp.betainc(a / 2, b / 2, a * x / (b + a * x), 1, regularized=True)}
 for nm in ['bdtr', 'bdtrc']:
     spec(nm, lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(40, 80, 300)), lin(0, 1, 300)),
-         getattr(sc, nm), ulps=1024, logk=8)
+         getattr(sc, nm), ulps=1024, logk=8, mpf=MPB[nm])
 spec('bdtri', lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(40, 80, 300)), lin(0, 1, 300)),
      sc.bdtri, ulps=1024)
 for nm in ['nbdtr', 'nbdtrc']:
     spec(nm, lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(1, 40, 300)), lin(0, 1, 300)),
-         getattr(sc, nm), ulps=1024, logk=8)
+         getattr(sc, nm), ulps=1024, logk=8, mpf=MPB[nm])
 spec('nbdtri', lambda: cross(list(rng.integers(0, 40, 300)), list(rng.integers(1, 40, 300)), lin(0, 1, 300)),
      sc.nbdtri, ulps=1024)
 for nm in ['fdtr', 'fdtrc']:
     spec(nm, lambda: cross(logu(0.5, 100, 300), logu(0.5, 100, 300), logu(0.01, 100, 300)), getattr(sc, nm),
-         ulps=1024, logk=8)
+         ulps=1024, logk=8, mpf=MPB[nm])
 spec('fdtri', lambda: cross(logu(0.5, 100, 300), logu(0.5, 100, 300), lin(0, 1, 300)), sc.fdtri, ulps=1024)
