@@ -55,7 +55,7 @@ scipy.fftpack.%s(x: array_like, shape: integer|list?, axes: axis|list%s, overwri
       const long long k = (j + 1) / 2;
       y = (j == 0 || (j & 1)) ? Y[b * m + k].re : Y[b * m + k].im]], "fftpack_pack")
     unpack_k[R] = ga.ElementwiseKernel(("raw %s x, int64 n, int64 m"):format(R), ("%s Y"):format(C), ([[
-      const long long k = i % m, b = i / m;
+      const long long k = i %% m, b = i / m;
       if (k == 0) Y = %s(x[b * n], 0);
       else Y = %s(x[b * n + 2 * k - 1], 2 * k < n ? x[b * n + 2 * k] : 0)]]):format(C, C), "fftpack_unpack")
     return pack_k[R], unpack_k[R]
