@@ -62,7 +62,7 @@ def vec(f):
 INF = float('inf')
 
 
-TRUTH = {'betainc', 'btdtr', 'bdtr', 'bdtrc', 'nbdtr', 'nbdtrc', 'fdtr', 'fdtrc', 'gammainc', 'gammaincc', 'gdtr', 'gdtrc', 'pdtr', 'pdtrc', 'chdtr', 'chdtrc', 'j0', 'j1', 'y0', 'y1', 'digamma', 'rgamma', 'betaln', 'poch', 'binom', 'yn', 'erfc', 'ndtr', 'log_ndtr', 'logit', 'tandg', 'cotdg', 'sinc'}
+TRUTH = {'expi', 'exp1', 'expn', 'shichi_shi', 'shichi_chi', 'sici_si', 'sici_ci', 'zeta', 'zetac', 'zeta2', 'polygamma', 'ellipk', 'ellipkm1', 'ellipkinc', 'ellipeinc', 'ellipj_dn', 'lpmv', 'betainc', 'btdtr', 'bdtr', 'bdtrc', 'nbdtr', 'nbdtrc', 'fdtr', 'fdtrc', 'gammainc', 'gammaincc', 'gdtr', 'gdtrc', 'pdtr', 'pdtrc', 'chdtr', 'chdtrc', 'j0', 'j1', 'y0', 'y1', 'digamma', 'rgamma', 'betaln', 'poch', 'binom', 'yn', 'erfc', 'ndtr', 'log_ndtr', 'logit', 'tandg', 'cotdg', 'sinc'}
 
 
 def spec(name, args, ref, ulps=4, atol=0.0, host=None, mpf=None, fix=None, logk=0):
@@ -241,3 +241,54 @@ for nm in ['fdtr', 'fdtrc']:
     spec(nm, lambda: cross(logu(0.5, 100, 300), logu(0.5, 100, 300), logu(0.01, 100, 300)), getattr(sc, nm),
          ulps=1024, logk=8, mpf=MPB[nm])
 spec('fdtri', lambda: cross(logu(0.5, 100, 300), logu(0.5, 100, 300), lin(0, 1, 300)), sc.fdtri, ulps=1024)
+
+# ---------------------------------------------------------------- zeta, elliptic, exponential integrals, ...
+spec('zeta2', lambda: two(lin(1.01, 30, 300) + [2, 3, 1], logu(0.05, 100, 300) + [1, 2, 1]),
+     lambda x, q: sc.zeta(x, q), ulps=16, mpf=mp.zeta)
+spec('zeta', lambda: one(lin(-30, 30, 300), lin(0.1, 0.99, 50), [-2, -4, 0, 1, 2, 0.5]), sc.zeta, ulps=128, logk=8,
+     atol=1e-300, mpf=mp.zeta)
+spec('zetac', lambda: one(lin(-30, 60, 300), lin(0.1, 0.99, 50), [-2, 0, 1, 2, 100]), sc.zetac, ulps=128, logk=8,
+     mpf=lambda x: mp.zeta(x) - 1)
+spec('polygamma', lambda: two(list(rng.integers(0, 8, 300)), logu(0.05, 100, 300)),
+     lambda n, x: sc.polygamma(n.astype(int), x), ulps=32, mpf=lambda n, x: mp.polygamma(int(n), x))
+spec('ellipk', lambda: one(lin(-10, 1, 300), [1 - 1e-10, 0, 1, 2, -np.inf, np.nan]), sc.ellipk, ulps=8,
+     mpf=mp.ellipk)
+spec('ellipkm1', lambda: one(logu(1e-300, 10, 300), [0, 1, np.inf]), sc.ellipkm1, ulps=8,
+     mpf=lambda p: mp.ellipk(1 - p))
+spec('ellipkinc', lambda: two(lin(-5, 5, 300), lin(-3, 1, 300)), sc.ellipkinc, ulps=16, mpf=mp.ellipf)
+spec('ellipeinc', lambda: two(lin(-5, 5, 300), lin(-3, 1, 300)), sc.ellipeinc, ulps=16, mpf=mp.ellipe)
+for j, nm in enumerate(['sn', 'cn', 'dn', 'ph']):
+    spec('ellipj_' + nm, lambda: two(lin(-10, 10, 300), lin(0, 1, 300)),
+         (lambda j: lambda u, m: sc.ellipj(u, m)[j])(j), ulps=64, atol=1e-15,
+         mpf=None if nm == 'ph' else (lambda nm: lambda u, m: mp.ellipfun(nm, u, m=m))(nm))
+spec('expn', lambda: two(list(rng.integers(0, 30, 300)), logu(1e-3, 100, 300)), sc.expn, ulps=64,
+     mpf=lambda n, x: mp.expint(int(n), x))
+spec('exp1', lambda: one(logu(1e-10, 700), lin(-20, -0.1, 50), [0, np.inf]), sc.exp1, ulps=64,
+     mpf=lambda x: mp.e1(x).real if x > 0 else mp.nan)
+spec('expi', lambda: one(logu(1e-10, 700), lin(-50, 50, 100), [0, -np.inf, np.inf]), sc.expi, ulps=64,
+     atol=1e-300, mpf=mp.ei)
+spec('sici_si', lambda: one(lin(-30, 30, 300), logu(1e-5, 1e5)), lambda x: sc.sici(x)[0], ulps=8, atol=1e-16,
+     mpf=mp.si)
+spec('sici_ci', lambda: one(logu(1e-5, 1e5, 300), lin(0.1, 30)), lambda x: sc.sici(x)[1], ulps=16, atol=1e-15,
+     mpf=mp.ci)
+spec('shichi_shi', lambda: one(lin(-30, 30, 300), logu(1e-5, 700)), lambda x: sc.shichi(x)[0], ulps=16,
+     mpf=mp.shi)
+spec('shichi_chi', lambda: one(logu(1e-5, 700, 300), lin(0.1, 30)), lambda x: sc.shichi(x)[1], ulps=16,
+     atol=2e-16, mpf=mp.chi)
+spec('lpmv', lambda: cross(list(rng.integers(-3, 6, 300)), list(rng.integers(0, 12, 150)) + lin(0.1, 8, 150),
+                           lin(-0.9, 1, 300)), sc.lpmv, ulps=256, atol=1e-13,
+     mpf=lambda m, v, x: mp.legenp(v, m, x, type=2))
+spec('sph_harm_y_re', lambda: cross(list(rng.integers(0, 15, 300)), list(rng.integers(-6, 7, 300)),
+                                    lin(0, np.pi, 300), lin(0, 2 * np.pi, 300)),
+     lambda n, m, t, p: sc.sph_harm(m.astype(int), n.astype(int), p, t).real, ulps=64, atol=1e-14)
+spec('sph_harm_y_im', lambda: cross(list(rng.integers(0, 15, 300)), list(rng.integers(-6, 7, 300)),
+                                    lin(0, np.pi, 300), lin(0, 2 * np.pi, 300)),
+     lambda n, m, t, p: sc.sph_harm(m.astype(int), n.astype(int), p, t).imag, ulps=64, atol=1e-14)
+spec('lambertw_re', lambda: cross(lin(-0.3678, 20, 150) + lin(-20, 20, 150), [0] * 300,
+                                  list(rng.integers(-1, 2, 300))),
+     lambda zr, zi, k: sc.lambertw(zr + 1j * zi, k.astype(int)).real, ulps=16, atol=1e-15)
+spec('lambertw_im', lambda: cross(lin(-0.3678, 20, 150) + lin(-20, 20, 150), [0] * 300,
+                                  list(rng.integers(-1, 2, 300))),
+     lambda zr, zi, k: sc.lambertw(zr + 1j * zi, k.astype(int)).imag, ulps=16, atol=1e-15)
+spec('wright_bessel', lambda: cross(lin(0, 3, 300), lin(0, 3, 300), logu(1e-3, 100, 300)), sc.wright_bessel,
+     ulps=256, atol=1e-300)

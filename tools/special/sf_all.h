@@ -6,3 +6,8 @@
 #include "sf_elem.cuh"
 #include "sf_igam.cuh"
 #include "sf_incbet.cuh"
+#include "sf_zeta.cuh"
+#include "sf_ellip.cuh"
+#include "sf_expint.cuh"
+#include "sf_orth.cuh"
+#include "sf_misc.cuh"

@@ -24,13 +24,18 @@ describe("scipy.special", function()
   end)
 
   describe("ufuncs compile with NVRTC for sm_90 (the strided kernels of every loop)", function()
+    -- NVRTC's front end and NVVM for every ufunc (to LTO IR: a tenth of the
+    -- time), all the way to a cubin for one of each header
+    local full = { erf = true, gamma = true, i0e = true, gammainc = true, betainc = true, zetac = true,
+                   ellipj = true, sici = true, sph_harm_y = true, wright_bessel = true, expit = true }
     for _, def in ipairs(sp._defs) do
       it(def.fname, function()
         local u = sp[def.name] or sp[def.name:gsub("^sp_", "_")]
         assert(u, def.name)
-        local ok, n = pcall(core._compile, core._ufunc_source(u, "strided"), nil, 90)
+        local opts = not full[def.name] and { "--dlink-time-opt" } or nil
+        local ok, n = pcall(core._compile, core._ufunc_source(u, "strided"), opts, 90)
         assert(ok, tostring(n))
-        assert.is_true(n > 0)
+        if full[def.name] then assert.is_true(n > 0) end
       end)
     end
   end)

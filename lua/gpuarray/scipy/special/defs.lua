@@ -83,6 +83,34 @@ U { "fdtr", "dfn", "dfd", "x", h = "sf_incbet", doc = "The F distribution functi
 U { "fdtrc", "dfn", "dfd", "x", h = "sf_incbet", doc = "The F survival function." }
 U { "fdtri", "dfn", "dfd", "p", h = "sf_incbet", doc = "The p-th quantile of the F distribution." }
 
+-- zeta, elliptic integrals, exponential integrals
+U { "_zeta1", "x", h = "sf_zeta", op = "out0 = sf_zeta1(in0)", doc = "Riemann's zeta function." }
+U { "_zeta2", "x", "q", h = "sf_zeta", op = "out0 = sf_hurwitz(in0, in1)", doc = "The Hurwitz zeta function." }
+U { "zetac", "x", h = "sf_zeta", doc = "Riemann's zeta function minus 1 (accurate for large x)." }
+U { "polygamma", "n", "x", h = "sf_zeta", doc = "The n-th derivative of digamma (n = 0: digamma itself)." }
+U { "ellipk", "m", h = "sf_ellip", doc = "The complete elliptic integral of the first kind K(m)." }
+U { "ellipkm1", "p", h = "sf_ellip", doc = "K(1 - p), accurate for small p." }
+U { "ellipkinc", "phi", "m", h = "sf_ellip", doc = "The incomplete elliptic integral of the first kind F(phi | m)." }
+U { "ellipeinc", "phi", "m", h = "sf_ellip", doc = "The incomplete elliptic integral of the second kind E(phi | m)." }
+U { "ellipj", "u", "m", nout = 4, h = "sf_ellip",
+    op = "double a_, b_, c_, d_; sf_ellipj(in0, in1, &a_, &b_, &c_, &d_); out0 = a_; out1 = b_; out2 = c_; out3 = d_",
+    doc = "The Jacobian elliptic functions sn, cn, dn and the amplitude ph of u for parameter m." }
+U { "expn", "n", "x", h = "sf_expint", doc = "The generalized exponential integral E_n(x) (n truncated)." }
+U { "exp1", "z", h = "sf_expint", doc = "The exponential integral E_1(z) (for z < 0, its real part)." }
+U { "expi", "x", h = "sf_expint", doc = "The exponential integral Ei(x)." }
+U { "sici", "x", nout = 2, h = "sf_expint", op = "double a_, b_; sf_sici(in0, &a_, &b_); out0 = a_; out1 = b_",
+    doc = "The sine and cosine integrals Si(x), Ci(x) (Ci of |x| for x < 0)." }
+U { "shichi", "x", nout = 2, h = "sf_expint", op = "double a_, b_; sf_shichi(in0, &a_, &b_); out0 = a_; out1 = b_",
+    doc = "The hyperbolic sine and cosine integrals Shi(x), Chi(x) (Chi of |x| for x < 0)." }
+U { "lpmv", "m", "v", "x", h = "sf_orth", doc = "The associated Legendre function P_v^m(x) of integer order m (Condon-Shortley phase)." }
+U { "sph_harm_y", "n", "m", "theta", "phi", h = "sf_orth", loops = { "ffff->F", "dddd->D" },
+    op = "double r_, i_; sf_sph_harm_y(in0, in1, in2, in3, &r_, &i_); out0 = out0_type(r_, i_)",
+    doc = "The spherical harmonic Y_n^m(theta, phi), theta polar in [0, pi], phi azimuthal (complex)." }
+U { "_lambertw", "zr", "zi", "k", "tol", h = "sf_misc", loops = { "dddd->D" },
+    op = "double r_, i_; sf_lambertw(in0, in1, in2, in3, &r_, &i_); out0 = out0_type(r_, i_)",
+    doc = "Lambert's W." }
+U { "wright_bessel", "a", "b", "x", h = "sf_misc", doc = "Wright's generalized Bessel function Phi(a, b; x) (a, b, x >= 0)." }
+
 -- elementary functions
 U { "expit", "x", h = "sf_elem", doc = "The logistic sigmoid 1 / (1 + exp(-x))." }
 U { "logit", "x", h = "sf_elem", doc = "The inverse of expit, log(p / (1 - p))." }

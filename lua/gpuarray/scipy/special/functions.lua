@@ -13,6 +13,30 @@ The spherical Bessel function of the second kind y_n(z) (n >= 0 integers), or it
   end)
 
   api.def(special, [[
+scipy.special.zeta(x: array_like, q: array_like?, out: ndarray?) -> ndarray
+Riemann's zeta function of x, or with q the Hurwitz zeta function sum over k >= 0 of (k + q)^-x (x > 1).
+]], function(x, q, out)
+    local opts = out and { out = out } or nil
+    if q == nil then return special._zeta1(x, opts) end
+    return special._zeta2(x, q, opts)
+  end)
+
+  api.def(special, [[
+scipy.special.lambertw(z: array_like, k: integer|ndarray = 0, tol: number = 1e-8) -> ndarray
+Lambert's W on branch k: the w with w exp(w) = z (complex128, as SciPy), Halley's iteration to tol.
+]], function(z, k, tol)
+    if not internal.is_array(z) then z = ga.asarray(z) end
+    local re, im
+    if z.dtype == "complex64" or z.dtype == "complex128" then
+      re, im = ga.real(z):astype("float64"), ga.imag(z):astype("float64")
+    else
+      re = z:astype("float64")
+      im = 0.0
+    end
+    return special._lambertw(re, im, k, tol)
+  end)
+
+  api.def(special, [[
 scipy.special.multigammaln(a: array_like, d: integer) -> ndarray
 The logarithm of the multivariate gamma function of dimension d: d(d-1)/4 log(pi) + sum over
 j = 1..d of gammaln(a - (j - 1)/2). Every a must exceed (d - 1)/2.

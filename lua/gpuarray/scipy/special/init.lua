@@ -14,7 +14,8 @@ return function(ga)
   local DEPS = {
     sf_base = {}, sf_gamma = { "sf_base" }, sf_bessel = { "sf_base" }, sf_erf = { "sf_base" },
     sf_elem = { "sf_base" }, sf_igam = { "sf_gamma", "sf_erf" },
-    sf_incbet = { "sf_gamma", "sf_erf" },
+    sf_incbet = { "sf_gamma", "sf_erf" }, sf_zeta = { "sf_gamma" }, sf_ellip = { "sf_base" },
+    sf_expint = { "sf_base" }, sf_orth = { "sf_gamma" }, sf_misc = { "sf_gamma" },
   }
   local texts = {}
   --- the texts of the headers list needs, in order
@@ -59,7 +60,8 @@ return function(ga)
     local def = {
       name = name:gsub("^_", "sp_"), fname = "scipy.special." .. public, nin = nin, nout = d.nout or 1,
       loops = loops, op = d.op or ("out0 = sf_%s(%s)"):format(public, table.concat(args, ", ")),
-      types = "floating point numbers", preamble = table.concat(parts, "\n"),
+      types = d.loops and "the loops " .. table.concat(loops, " ") or "floating point numbers",
+      preamble = table.concat(parts, "\n"),
       preamble_parts = parts,   -- fuse puts each header in once
     }
     local decl = name:sub(1, 1) ~= "_" and api.declare(declaration(d, names)) or nil
