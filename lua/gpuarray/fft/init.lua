@@ -179,7 +179,8 @@ norm: "backward" (default: the inverse scaled by 1/n), "ortho" or "forward".
   -- arguments; two: the 2-D forms (default axes the last two)
   local function nd_entry(name, impl, two, doc)
     local fname = "fft." .. name
-    api.def(fft, ND_DOC:format(fname, two and " = ({-2, -1})" or "?", doc, two and "the last two" or "all, or the last #s"),
+    local default_axes = two and "the last two" or "all, or the last #s"
+    api.def(fft, ND_DOC:format(fname, two and " = ({-2, -1})" or "?", doc, default_axes),
             function(x, s, axes, norm, out)
       x, s, axes, norm = argsn(x, s, axes, norm, fname, two)
       return deliver(impl(x, s, axes, norm, fname), out, fname)

@@ -3,7 +3,7 @@
 -- rfft/irfft in fftpack's packed real format ([y0, Re y1, Im y1, ...]),
 -- and CuPy's get_fft_plan (a plan record checked against the call; the
 -- cuFFT plans themselves are cached by ga.fft).
-return function(ga, scipy)
+return function(ga)
   local api = require "gpuarray.api"
   local internal = require "gpuarray.internal"
   local fail = internal.fail
@@ -18,7 +18,8 @@ return function(ga, scipy)
     fail(("%s: x must be an ndarray or a table of numbers, got %s"):format(fname, t))
   end
 
-  for _, t in ipairs { { "fft", "The 1-D discrete Fourier transform." }, { "ifft", "The inverse of fft (scaled by 1/n)." } } do
+  for _, t in ipairs { { "fft", "The 1-D discrete Fourier transform." },
+                      { "ifft", "The inverse of fft (scaled by 1/n)." } } do
     local name = t[1]
     api.def(fftpack, ([[
 scipy.fftpack.%s(x: array_like, n: integer?, axis: axis = -1, overwrite_x: boolean = false, plan: table?) -> ndarray
@@ -134,7 +135,8 @@ The inverse of rfft: x in the packed format, a real result of n values (scaled b
   end)
 
   api.def(fftpack, [[
-scipy.fftpack.get_fft_plan(a: array_like, shape: integer|list?, axes: axis|list?, value_type: "C2C"|"R2C"|"C2R" = "C2C") -> table
+scipy.fftpack.get_fft_plan(a: array_like, shape: integer|list?, axes: axis|list?,
+                           value_type: "C2C"|"R2C"|"C2R" = "C2C") -> table
 A plan record for transforms of arrays like a over axes (1-based; default the last #shape, or all), for the
 plan= argument of scipy.fft's and fftpack's functions, which check it; ga.fft caches the cuFFT plans itself.
 ]], function(a, shape, axes, value_type)

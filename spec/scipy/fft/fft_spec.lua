@@ -81,7 +81,8 @@ describe("scipy.fft", function()
       assert.is_false(ok)
       return tostring(e)
     end
-    assert.matches("^gpuarray: scipy%.fft%.dct: unknown option 'typ' %(did you mean 'type'%?%)", err(sf.dct, 1, { typ = 2 }))
+    assert.matches("^gpuarray: scipy%.fft%.dct: unknown option 'typ' %(did you mean 'type'%?%)",
+                   err(sf.dct, 1, { typ = 2 }))
     assert.matches("^gpuarray: scipy%.fft%.dct: norm must be", err(sf.dct, 1, { norm = "sideways" }))
     assert.matches("^gpuarray: scipy%.fft%.next_fast_len: target must be", err(sf.next_fast_len, -3))
     assert.matches("^gpuarray: scipy%.fftpack%.get_fft_plan: value_type must be", err(fp.get_fft_plan, 1,

@@ -4,7 +4,7 @@
 -- of place on the current stream), the Hermitian N-D forms, the discrete
 -- cosine and sine transforms (dct.lua), the fast Hankel transform
 -- (fht.lua) and next_fast_len.
-return function(ga, scipy)
+return function(ga)
   local api = require "gpuarray.api"
   local internal = require "gpuarray.internal"
   local fail = internal.fail

@@ -2,7 +2,7 @@
 -- caches cuFFT plans itself (ga.fft.cache_info): a plan object here
 -- records what it was made for, and a call given one checks that the
 -- array and axes match it, as CuPy does, then uses the cache.
-return function(ga)
+return function()
   local internal = require "gpuarray.internal"
   local fail = internal.fail
   local M = {}

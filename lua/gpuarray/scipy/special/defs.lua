@@ -56,7 +56,8 @@ U { "_spherical_yn_d", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(i
 
 -- incomplete gamma and its distributions
 U { "gammainc", "a", "x", h = "sf_igam", doc = "The regularized lower incomplete gamma function P(a, x)." }
-U { "gammaincc", "a", "x", h = "sf_igam", doc = "The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)." }
+U { "gammaincc", "a", "x", h = "sf_igam",
+    doc = "The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)." }
 U { "gammaincinv", "a", "y", h = "sf_igam", doc = "The inverse of gammainc in x: P(a, x) = y." }
 U { "gammainccinv", "a", "y", h = "sf_igam", doc = "The inverse of gammaincc in x: Q(a, x) = y." }
 U { "gdtr", "a", "b", "x", h = "sf_igam", doc = "The gamma distribution function (rate a, shape b) at x: P(b, a x)." }
@@ -76,7 +77,8 @@ U { "btdtri", "a", "b", "p", h = "sf_incbet", doc = "The p-th quantile of the be
 U { "bdtr", "k", "n", "p", h = "sf_incbet", doc = "The binomial distribution function: P(X <= floor(k)) in n trials." }
 U { "bdtrc", "k", "n", "p", h = "sf_incbet", doc = "The binomial survival function: P(X > floor(k)) in n trials." }
 U { "bdtri", "k", "n", "y", h = "sf_incbet", doc = "The success probability p with bdtr(k, n, p) = y." }
-U { "nbdtr", "k", "n", "p", h = "sf_incbet", doc = "The negative binomial distribution function (k failures, n successes)." }
+U { "nbdtr", "k", "n", "p", h = "sf_incbet",
+    doc = "The negative binomial distribution function (k failures, n successes)." }
 U { "nbdtrc", "k", "n", "p", h = "sf_incbet", doc = "The negative binomial survival function." }
 U { "nbdtri", "k", "n", "y", h = "sf_incbet", doc = "The probability p with nbdtr(k, n, p) = y." }
 U { "fdtr", "dfn", "dfd", "x", h = "sf_incbet", doc = "The F distribution function." }
@@ -102,14 +104,16 @@ U { "sici", "x", nout = 2, h = "sf_expint", op = "double a_, b_; sf_sici(in0, &a
     doc = "The sine and cosine integrals Si(x), Ci(x) (Ci of |x| for x < 0)." }
 U { "shichi", "x", nout = 2, h = "sf_expint", op = "double a_, b_; sf_shichi(in0, &a_, &b_); out0 = a_; out1 = b_",
     doc = "The hyperbolic sine and cosine integrals Shi(x), Chi(x) (Chi of |x| for x < 0)." }
-U { "lpmv", "m", "v", "x", h = "sf_orth", doc = "The associated Legendre function P_v^m(x) of integer order m (Condon-Shortley phase)." }
+U { "lpmv", "m", "v", "x", h = "sf_orth",
+    doc = "The associated Legendre function P_v^m(x) of integer order m (Condon-Shortley phase)." }
 U { "sph_harm_y", "n", "m", "theta", "phi", h = "sf_orth", loops = { "ffff->F", "dddd->D" },
     op = "double r_, i_; sf_sph_harm_y(in0, in1, in2, in3, &r_, &i_); out0 = out0_type(r_, i_)",
     doc = "The spherical harmonic Y_n^m(theta, phi), theta polar in [0, pi], phi azimuthal (complex)." }
 U { "_lambertw", "zr", "zi", "k", "tol", h = "sf_misc", loops = { "dddd->D" },
     op = "double r_, i_; sf_lambertw(in0, in1, in2, in3, &r_, &i_); out0 = out0_type(r_, i_)",
     doc = "Lambert's W." }
-U { "wright_bessel", "a", "b", "x", h = "sf_misc", doc = "Wright's generalized Bessel function Phi(a, b; x) (a, b, x >= 0)." }
+U { "wright_bessel", "a", "b", "x", h = "sf_misc",
+    doc = "Wright's generalized Bessel function Phi(a, b; x) (a, b, x >= 0)." }
 
 -- elementary functions
 U { "expit", "x", h = "sf_elem", doc = "The logistic sigmoid 1 / (1 + exp(-x))." }
@@ -120,7 +124,8 @@ U { "xlog1py", "x", "y", h = "sf_elem", doc = "x log1p(y), 0 where x is 0 (and y
 U { "entr", "x", h = "sf_elem", doc = "Elementwise entropy: -x log(x) for x > 0, 0 at 0, -inf below." }
 U { "rel_entr", "x", "y", h = "sf_elem", doc = "Relative entropy x log(x / y) (0 at x = 0, y >= 0; inf elsewhere)." }
 U { "kl_div", "x", "y", h = "sf_elem", doc = "Kullback-Leibler divergence term x log(x / y) - x + y." }
-U { "huber", "delta", "r", h = "sf_elem", doc = "The Huber loss: r^2/2 for |r| <= delta, delta (|r| - delta/2) beyond." }
+U { "huber", "delta", "r", h = "sf_elem",
+    doc = "The Huber loss: r^2/2 for |r| <= delta, delta (|r| - delta/2) beyond." }
 U { "pseudo_huber", "delta", "r", h = "sf_elem", doc = "The pseudo-Huber loss delta^2 (sqrt(1 + (r/delta)^2) - 1)." }
 U { "boxcox", "x", "lmbda", h = "sf_elem", doc = "The Box-Cox transform (x^lmbda - 1) / lmbda (log x at 0)." }
 U { "boxcox1p", "x", "lmbda", h = "sf_elem", doc = "The Box-Cox transform of 1 + x." }

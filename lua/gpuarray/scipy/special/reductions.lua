@@ -15,7 +15,12 @@ return function(ga, special)
   local PAIR = [[
 struct sf_lse { T m, s; };
 __device__ __forceinline__ sf_lse sf_lse_of(T x) { sf_lse r; r.m = x; r.s = (T)1; return r; }
-__device__ __forceinline__ sf_lse sf_lse_id() { sf_lse r; r.m = -(T)__longlong_as_double(0x7ff0000000000000LL); r.s = (T)0; return r; }
+__device__ __forceinline__ sf_lse sf_lse_id() {
+  sf_lse r;
+  r.m = -(T)__longlong_as_double(0x7ff0000000000000LL);
+  r.s = (T)0;
+  return r;
+}
 // the larger max wins (a NaN wins), the other sum is rescaled to it
 __device__ __forceinline__ sf_lse sf_lse_add(const sf_lse &a, const sf_lse &b) {
   const T M = (a.m > b.m || a.m != a.m) ? a.m : b.m;
@@ -28,7 +33,8 @@ __device__ __forceinline__ sf_lse sf_lse_add(const sf_lse &a, const sf_lse &b) {
   local lse_kernel, softmax_kernel, logsoftmax_kernel
   local function kernels()
     if lse_kernel then return end
-    lse_kernel = ga.ReductionKernel("T x", "T y", "sf_lse_of(x)", "sf_lse_add(a, b)", "y = a.m + log(a.s)",
+    lse_kernel = ga.ReductionKernel("T x", "T y", "sf_lse_of(x)", "sf_lse_add(a, b)",
+                                    "y = a.m + log(a.s)",
                                     "sf_lse_id()", "sf_logsumexp", { reduce_type = "sf_lse", preamble = PAIR })
     softmax_kernel = ga.ElementwiseKernel("T x, T l", "T y", "y = exp(x - l)", "sf_softmax")
     logsoftmax_kernel = ga.ElementwiseKernel("T x, T l", "T y", "y = x - l", "sf_log_softmax")
