@@ -320,7 +320,9 @@ describe("fuzz findings: the libraries' arguments", function()
   end
 
   it("options, lengths, axes, offsets and sizes are checked before use", function()
-    gaerror(function() return ga.fft.set_cache_size({}) end, "fft.set_cache_size: the size must be an integer")
+    -- declared (the binder): {} is an empty options table, 1.5 no integer
+    gaerror(function() return ga.fft.set_cache_size({}) end, "fft.set_cache_size: missing argument 'n'")
+    gaerror(function() return ga.fft.set_cache_size(1.5) end, "fft.set_cache_size: n must be")
     gaerror(function() return ga.fft.irfft(ga.empty(0), "uint64") end, "fft.irfft: n must be an integer")
     gaerror(function() return ga.fft.irfftn(ga.empty({ 2, 0 }), -2.5) end, "fft.irfftn: s must be an integer")
     gaerror(function() return ga.fft.irfft2(ga.empty({ 2, 0 }), print) end,
