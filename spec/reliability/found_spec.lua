@@ -326,7 +326,7 @@ describe("fuzz findings: the libraries' arguments", function()
     gaerror(function() return ga.fft.irfft(ga.empty(0), "uint64") end, "fft.irfft: n must be an integer")
     gaerror(function() return ga.fft.irfftn(ga.empty({ 2, 0 }), -2.5) end, "fft.irfftn: s must be an integer")
     gaerror(function() return ga.fft.irfft2(ga.empty({ 2, 0 }), print) end,
-      "fft.irfft2: s must be an integer or a list of integers, got function")
+      "fft.irfft2: s must be an integer or a list or nil, got function")
     gaerror(function() return ga.fft.fftshift(x, ga.newaxis) end, "fft.fftshift: axes must be an integer")
     gaerror(function() return ga.diag(ga.empty({ 0 }), "L") end, "diag: k must be an integer")
     gaerror(function() return ga.trace(x, "int16") end, "trace: offset must be an integer or nil, got \"int16\"")
