@@ -4,6 +4,10 @@
 -- specs and tools: `require("gpuarray.internal").ufunc_defs`.
 local internal = {}
 
+--- Every ufunc's definition, by the ufunc (the built-ins and scipy.special's):
+-- fuse traces a call of any of them from its definition
+internal.ufunc_def_of = setmetatable({}, { __mode = "k" })
+
 --- Raise a gpuarray error (the message names the function).
 function internal.fail(msg)
   error("gpuarray: " .. msg, 0)

@@ -320,11 +320,13 @@ describe("fuzz findings: the libraries' arguments", function()
   end
 
   it("options, lengths, axes, offsets and sizes are checked before use", function()
-    gaerror(function() return ga.fft.set_cache_size({}) end, "fft.set_cache_size: the size must be an integer")
+    -- declared (the binder): {} is an empty options table, 1.5 no integer
+    gaerror(function() return ga.fft.set_cache_size({}) end, "fft.set_cache_size: missing argument 'n'")
+    gaerror(function() return ga.fft.set_cache_size(1.5) end, "fft.set_cache_size: n must be")
     gaerror(function() return ga.fft.irfft(ga.empty(0), "uint64") end, "fft.irfft: n must be an integer")
     gaerror(function() return ga.fft.irfftn(ga.empty({ 2, 0 }), -2.5) end, "fft.irfftn: s must be an integer")
     gaerror(function() return ga.fft.irfft2(ga.empty({ 2, 0 }), print) end,
-      "fft.irfft2: s must be an integer or a list of integers, got function")
+      "fft.irfft2: s must be an integer or a list or nil, got function")
     gaerror(function() return ga.fft.fftshift(x, ga.newaxis) end, "fft.fftshift: axes must be an integer")
     gaerror(function() return ga.diag(ga.empty({ 0 }), "L") end, "diag: k must be an integer")
     gaerror(function() return ga.trace(x, "int16") end, "trace: offset must be an integer or nil, got \"int16\"")

@@ -169,6 +169,7 @@ return function(ga)
   local internal = require "gpuarray.internal"
   internal.ufunc_defs = defs   -- for specs and tools
   internal.ufunc_names = ufuncs
+  for _, d in ipairs(defs) do internal.ufunc_def_of[ga[d.name]] = d end
 
   core._install_operators(ga)
 end
