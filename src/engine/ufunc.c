@@ -9,10 +9,13 @@
 ** whose inputs P casts to safely is taken (a table per P, computed once).
 ** opts.dtype picks the loop instead; opts.out receives the result with
 ** same_kind casting. The hot path (a + b) touches no Lua table, builds no
-** string and finds its kernel in a small memo inside the ufunc.
+** string and finds its kernel in a small memo inside the ufunc. A
+** definition carries its declaration (api.declare): an options table's
+** keys are checked against it.
 */
 #include <string.h>
 
+#include "api/api.h"
 #include "engine/engine.h"
 
 #define UF_MAXLOOPS 48
@@ -34,6 +37,7 @@ struct ga_ufunc {
   const char *ops[UF_MAXOPS];
   const char *types_msg;     /* what it supports, for the no-loop error */
   const char *bool_msg;      /* the error for bool inputs (subtract, negative) */
+  const ga_decl *decl;       /* the public declaration, or NULL */
   ga_ewcache cache;
 };
 
@@ -304,6 +308,23 @@ static ga_ufunc *call_self(lua_State *L) {
   return u;
 }
 
+/* An options table's keys: the declaration's names where the ufunc has one
+** (unknown keys raise with the nearest name), and only out and dtype in any
+** case (a ufunc takes its inputs by position, as NumPy's) */
+static void check_keys(lua_State *L, const ga_ufunc *u, int opts) {
+  if (u->decl) ga_api_check_options(L, opts, u->decl, u->name);
+  lua_pushnil(L);
+  while (lua_next(L, opts)) {
+    lua_pop(L, 1);
+    const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (!key) ga_error(L, "%s: the options table has a key that is not a string", u->name);
+    if (strcmp(key, "out") != 0 && strcmp(key, "dtype") != 0) {
+      if (u->decl) ga_error(L, "%s: %s is an input: give it by position", u->name, key);
+      ga_error(L, "%s: unknown option '%s' (a ufunc takes out and dtype)", u->name, key);
+    }
+  }
+}
+
 /* ga.NAME(a[, b][, out][, {out=, dtype=}]) */
 static int l_ufunc_call(lua_State *L) {
   ga_ufunc *u = call_self(L);
@@ -320,6 +341,7 @@ static int l_ufunc_call(lua_State *L) {
   }
   if (pos <= top && lua_type(L, pos) == LUA_TTABLE && !ga_is_complex_pair(L, pos)) {
     int opts = pos++;
+    check_keys(L, u, opts);
     lua_pushvalue(L, UV_OUT);
     if (lua_gettable(L, opts) != LUA_TNIL) {
       if (out_idx) ga_error(L, "%s: out given twice", u->name);
@@ -360,7 +382,8 @@ static const char *def_string(lua_State *L, int def, int uv, const char *key, in
 }
 
 /* core._ufunc{name=, nin=, loops={"ff->f", ...}, op=, ops={[chars]=op},
-** types=, bool_error=} -> ufunc */
+** types=, bool_error=, decl=, methods=} -> ufunc; methods: a table whose
+** fields u.<key> reads when key is none of the ufunc's own */
 static int l_ufunc_new(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   ga_ufunc *u = (ga_ufunc *)lua_newuserdatauv(L, sizeof(ga_ufunc), 1);
@@ -385,6 +408,14 @@ static int l_ufunc_new(lua_State *L) {
   u->types_msg = def_string(L, 1, uv, "types", 0, name);
   if (!u->types_msg) u->types_msg = "other dtypes";
   u->bool_msg = def_string(L, 1, uv, "bool_error", 0, name);
+  if (lua_getfield(L, 1, "decl") != LUA_TNIL) {
+    u->decl = ga_api_checkdecl(L, -1, "_ufunc");
+    lua_setfield(L, uv, "decl");   /* kept alive by the ufunc */
+  } else {
+    lua_pop(L, 1);
+  }
+  if (lua_getfield(L, 1, "methods") == LUA_TTABLE) lua_setfield(L, uv, "methods");
+  else lua_pop(L, 1);
 
   if (lua_getfield(L, 1, "loops") != LUA_TTABLE) ga_error(L, "_ufunc %s: loops must be a list", name);
   int nl = (int)lua_rawlen(L, -1);
@@ -544,7 +575,11 @@ static int l_ufunc_index(lua_State *L) {
   } else if (strcmp(k, "_resolve") == 0) {
     lua_pushcfunction(L, l_ufunc_resolve);
   } else {
-    lua_pushnil(L);
+    /* the definition's methods table (reduce, accumulate, ..., identity:
+    ** lua/gpuarray/math/ufunc_methods.lua), or nil */
+    lua_getiuservalue(L, 1, 1);
+    if (lua_getfield(L, -1, "methods") == LUA_TTABLE) lua_getfield(L, -1, k);
+    else lua_pushnil(L);
   }
   return 1;
 }
