@@ -115,6 +115,8 @@ return function(ga, methods)
     return k
   end
 
+  M.kernel = kernel   -- for the specs
+
   --- The index arrays (one per leading axis, int64, broadcast together)
   -- and their shape
   local function index_arrays(indices, fname)

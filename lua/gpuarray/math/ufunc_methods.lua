@@ -445,6 +445,10 @@ return function(ga)
   end
   M.outer = outer
 
+  -- the kernel makers, for the specs that compile them without a device
+  M.kernels = { reduce = reduce_kernel, fold = fold_kernel, scan = scan_kernel, carry = carry_kernel,
+                reduceat = reduceat_module }
+
   -------------------------------------------------------------------------
   -- declarations and the bound methods
 
