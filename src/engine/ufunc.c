@@ -177,28 +177,8 @@ static int resolve(lua_State *L, const ga_ufunc *u, const ga_operand *ops, int f
 /* A scalar operand as the loop's compute type (the value is first rounded
 ** to the signature type, as NumPy converts a weak scalar) */
 static void scalar_value(lua_State *L, const ga_ufunc *u, const ga_operand *o, int t, ga_value *out) {
-  ga_value tmp, src;
-  if (o->kind == GA_OP_TYPED) {
-    ga_value_cast(t, &tmp, o->s->dtype, &o->s->v);
-  } else if (o->weak == 'c') {
-    lua_rawgeti(L, o->idx, 1);
-    lua_rawgeti(L, o->idx, 2);
-    ga_value_from_complex(t, lua_tonumber(L, -2), lua_tonumber(L, -1), &tmp);
-    lua_pop(L, 2);
-  } else if (o->weak == 'f') {
-    /* past float16/float32's range a Lua float becomes inf, as in NumPy */
-    ga_value_from_float(GA_FLOAT64, lua_tonumber(L, o->idx), &src);
-    ga_value_cast(t, &tmp, GA_FLOAT64, &src);
-  } else {
-    lua_Integer v = o->weak == 'b' ? lua_toboolean(L, o->idx) : lua_tointeger(L, o->idx);
-    if (GA_IS_INT(t) || t == GA_BOOL) {
-      if (ga_value_from_int(t, v, &tmp))
-        ga_error(L, "%s: Lua integer %I does not fit %s", u->name, v, ga_dtypes[t].name);
-    } else {
-      ga_value_from_int(GA_INT64, v, &src);
-      ga_value_cast(t, &tmp, GA_INT64, &src);
-    }
-  }
+  ga_value tmp;
+  ga_operand_value(L, o, t, &tmp, u->name);
   int c = compute_of(t);
   if (c != t) ga_value_cast(c, out, t, &tmp);
   else *out = tmp;
