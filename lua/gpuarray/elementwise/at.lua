@@ -127,6 +127,14 @@ return function(ga, methods)
       list = {}
       for i, v in ipairs(indices) do list[i] = v end
     elseif type(indices) == "table" or math.type(indices) == "integer" then
+      local function check(v)
+        if type(v) == "table" then
+          for _, e in ipairs(v) do check(e) end
+        elseif math.type(v) ~= "integer" then
+          fail(("%s: indices must be integers, got %s"):format(fname, tostring(v)))
+        end
+      end
+      check(indices)
       list = { ga.asarray(indices, "int64") }
     else
       fail(("%s: indices must be an integer array, a list of integers or a list of index arrays, got %s"):format(
@@ -165,7 +173,12 @@ return function(ga, methods)
     if b ~= nil then
       -- cast to a's dtype first, as NumPy 1.x's at casts (unsafe)
       local C = ctype(A)
-      if not is_array(b) then b = ga.asarray(b, C) elseif b.dtype ~= C then b = b:astype(C) end
+      if not is_array(b) then
+        -- a complex pair is one value of a complex dtype; anything else
+        -- converts as C casts (a Lua -1 into uint8 is 255)
+        b = (type(b) == "table" and C:match("^complex")) and ga.asarray(b, C) or ga.asarray(b)
+      end
+      if b.dtype ~= C then b = b:astype(C) end
       b = ga.broadcast_to(b, shape)
     end
     if total == 0 then return end

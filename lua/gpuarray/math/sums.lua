@@ -12,7 +12,8 @@ return function(ga)
   local U = require "gpuarray.math.util"
   local inexact = U.inexact
 
-  for _, c in ipairs { { "nancumsum", ga.cumsum, 0, "sum", "zero" }, { "nancumprod", ga.cumprod, 1, "product", "one" } } do
+  for _, c in ipairs { { "nancumsum", ga.cumsum, 0, "sum", "zero" },
+                       { "nancumprod", ga.cumprod, 1, "product", "one" } } do
     local name, scan, neutral, what, as = c[1], c[2], c[3], c[4], c[5]
     def(ga, ([[
 %s(a: array_like, axis: axis?, dtype: dtype?, out: ndarray?) -> ndarray

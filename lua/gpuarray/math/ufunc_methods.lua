@@ -25,6 +25,7 @@ local internal = require "gpuarray.internal"
 return function(ga)
   local M = {}
   local core = ga._core
+  local U = require "gpuarray.math.util"
   local fail = internal.fail
   local is_array = internal.is_array
 
@@ -48,23 +49,15 @@ return function(ga)
   -- add and multiply accumulate small integers in int64 / uint64, as NumPy
   local UPCAST = { bool = "int64", int8 = "int64", int16 = "int64", int32 = "int64",
                    uint8 = "uint64", uint16 = "uint64", uint32 = "uint64" }
-  local CHAR = { ["?"] = "bool", b = "int8", h = "int16", i = "int32", l = "int64", B = "uint8", H = "uint16",
-                 I = "uint32", L = "uint64", e = "float16", f = "float32", d = "float64", F = "complex64",
-                 D = "complex128" }
 
   local function ctype(dt) return dt == "float16" and "float32" or dt end   -- float16 computes in float
 
   --- The axes an axis argument names (an integer or a list; 1-based,
   -- negative from the end), sorted; raises as the reductions do
   local function norm_axes(nd, axis, fname)
-    local list = type(axis) == "table" and axis or { axis }
     local seen, out = {}, {}
-    for _, a in ipairs(list) do
-      if math.type(a) ~= "integer" then fail(("%s: axis must be an integer, got %s"):format(fname, tostring(a))) end
-      if a == 0 or a > nd or a < -nd then
-        fail(("%s: axis %d is out of range for an array of %d dimension%s"):format(fname, a, nd, nd == 1 and "" or "s"))
-      end
-      local d = a > 0 and a or nd + a + 1
+    for _, a in ipairs(type(axis) == "table" and axis or { axis }) do
+      local d = U.axis(nd, a, fname)
       if seen[d] then fail(("%s: axis %d is repeated"):format(fname, a)) end
       seen[d] = true
       out[#out + 1] = d
@@ -517,10 +510,10 @@ broadcast to the indexed shape; unary ufuncs take no b. Returns nothing.
     end
   end
 
-  local U = {}   -- key of the proxy's ufunc
+  local UFUNC = {}   -- key of the proxy's ufunc
   local proxy_mt = {
     __index = function(t, key)
-      local u = rawget(t, U)
+      local u = rawget(t, UFUNC)
       if key == "identity" then return IDENTITY[u.name] end
       local f = UM[key]
       if f == nil then return nil end
@@ -534,7 +527,7 @@ broadcast to the indexed shape; unary ufuncs take no b. Returns nothing.
     return setmetatable({}, proxy_mt)
   end
   function M.attach(proxy, u)
-    rawset(proxy, U, u)
+    rawset(proxy, UFUNC, u)
   end
 
   return M

@@ -6,7 +6,9 @@ local U = {}
 
 --- The 1-based axis a names in an nd-dimensional array (negative from the end)
 function U.axis(nd, a, fname)
-  if math.type(a) ~= "integer" then internal.fail(("%s: axis must be an integer, got %s"):format(fname, tostring(a))) end
+  if math.type(a) ~= "integer" then
+    internal.fail(("%s: axis must be an integer, got %s"):format(fname, tostring(a)))
+  end
   if a == 0 or a > nd or a < -nd then
     internal.fail(("%s: axis %d is out of range for an array of %d dimension%s"):format(fname, a, nd,
                                                                                        nd == 1 and "" or "s"))
