@@ -192,3 +192,42 @@ describe("math kernels compile with NVRTC", function()
     end
   end)
 end)
+
+-- zero-size arrays own no device memory: the methods' and functions' dtype
+-- and shape rules run here to the end
+describe("math on zero-size arrays (no device needed)", function()
+  local function is(dtype, shape, r)
+    assert.equal(dtype, r.dtype)
+    assert.same(shape, r.shape)
+  end
+
+  it("ufunc methods give NumPy's dtypes and shapes", function()
+    is("int64", { 0 }, ga.add.reduce(ga.empty({ 2, 0 }, "int8")))
+    is("float64", { 0 }, ga.divide.reduce(ga.empty({ 2, 0 }, "int8")))
+    is("float32", { 0 }, ga.subtract.reduce(ga.empty({ 0, 3 }, "float32"), 2))
+    is("int16", { 0 }, ga.gcd.reduce(ga.empty({ 2, 0 }, "int16")))
+    is("bool", { 1, 0 }, ga.logical_xor.reduce(ga.empty({ 3, 0 }, "float32"), 1, nil, nil, true))
+    is("uint64", { 0, 2 }, ga.add.accumulate(ga.empty({ 0, 2 }, "uint8"), 2))
+    is("float16", { 0, 2 }, ga.maximum.accumulate(ga.empty({ 0, 2 }, "float16"), 2))
+    is("int16", { 0, 3, 0 }, ga.multiply.outer(ga.empty(0, "int8"), ga.empty({ 3, 0 }, "int16")))
+    assert.has_error(function() ga.maximum.reduce(ga.empty({ 3, 0 }), 2) end,
+      "gpuarray: maximum.reduce: zero-size array to reduction operation maximum which has no identity")
+  end)
+
+  it("the functions give NumPy's dtypes and shapes", function()
+    local m, e = ga.frexp(ga.empty({ 0, 2 }, "float32"))
+    is("float32", { 0, 2 }, m)
+    is("int32", { 0, 2 }, e)
+    is("float16", { 0 }, ga.ldexp(ga.empty(0, "int8"), 3))
+    is("int64", { 0, 3 }, ga.cumulative_sum(ga.empty({ 0, 3 }, "int8"), { axis = 1 }))
+    is("float32", { 0 }, ga.nancumsum(ga.empty({ 0 }, "float32")))
+    is("float64", { 0 }, ga.sinc(ga.empty({ 0 }, "int16")))
+    is("float16", { 0 }, ga.nan_to_num(ga.empty({ 0 }, "float16")))
+    is("float64", { 0 }, ga.unwrap(ga.empty({ 0 })))
+    is("float64", { 0, 3 }, ga.cross(ga.empty({ 0, 3 }), ga.empty({ 0, 3 })))
+    is("float64", { 0 }, ga.ediff1d(ga.empty({ 0 })))
+    is("float64", { 2, 0 }, ga.sum(ga.empty({ 2, 0 }), {}))
+    assert.has_error(function() ga.interp(ga.empty(0), ga.empty(0), ga.empty(0)) end,
+      "gpuarray: interp: array of sample points is empty")
+  end)
+end)

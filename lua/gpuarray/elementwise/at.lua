@@ -125,16 +125,17 @@ return function(ga, methods)
       list = { indices }
     elseif type(indices) == "table" and is_array(indices[1]) then
       list = {}
-      for i, v in ipairs(indices) do list[i] = v end
+      for i = 1, math.min(rawlen(indices), 33) do list[i] = rawget(indices, i) end
     elseif type(indices) == "table" or math.type(indices) == "integer" then
-      local function check(v)
+      local function check(v, depth)   -- raw reads: a metatable cannot make it endless
         if type(v) == "table" then
-          for _, e in ipairs(v) do check(e) end
+          if depth > 32 then fail(fname .. ": indices nest too deep") end
+          for i = 1, rawlen(v) do check(rawget(v, i), depth + 1) end
         elseif math.type(v) ~= "integer" then
           fail(("%s: indices must be integers, got %s"):format(fname, tostring(v)))
         end
       end
-      check(indices)
+      check(indices, 0)
       list = { ga.asarray(indices, "int64") }
     else
       fail(("%s: indices must be an integer array, a list of integers or a list of index arrays, got %s"):format(

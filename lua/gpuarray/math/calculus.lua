@@ -128,6 +128,12 @@ them), returned as several values; integers give float64.
       for i, a in ipairs(type(axis) == "table" and axis or { axis }) do axes[i] = axis_of(nd, a, "gradient") end
     end
     local spacing = table.pack(...)
+    for i = 1, spacing.n do
+      local v = spacing[i]
+      if type(v) ~= "number" and type(v) ~= "table" and not is_array(v) then
+        fail(("gradient: spacing %d must be a number or the coordinates, got %s"):format(i, type(v)))
+      end
+    end
     local h = {}
     if spacing.n == 0 then
       for i = 1, #axes do h[i] = 1.0 end
