@@ -557,7 +557,6 @@ F.rsqrt = function(a, _, dt)
   if is_c(dt) then return C.div(cx(1, 0), C.sqrt(a)) end
   return 1 / math.sqrt(a)
 end
-local LN2 = math.log(2)
 local function logaddexp(a, b)
   if a == b then return a + LN2 end
   local d = a - b

@@ -162,7 +162,8 @@ return function(ga)
   local AXES = "axis: axes?"
   local KEEP = "keepdims: boolean = false"
   local DECLS = {
-    sum = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Sum of the elements over the given axes (1-based; all by default)." },
+    sum = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s",
+            "Sum of the elements over the given axes (1-based; all by default)." },
     prod = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Product of the elements over the given axes." },
     nansum = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Sum treating NaN as zero." },
     nanprod = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Product treating NaN as one." },

@@ -285,8 +285,8 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   -- propagation; lo or hi may be nil. Lua integer bounds outside an
   -- integer x's range are clamped to it (NumPy 2.1), so clip(uint8, -1, 300)
   -- stays uint8.
-  local function clip(x, lo, hi, out, dtype)
-    local opts = { out = out, dtype = dtype }
+  local function clip(x, lo, hi, out, forced)
+    local opts = { out = out, dtype = forced }
     if not is_array(x) then x = ga.asarray(x) end
     local range = INT_RANGE[x.dtype]
     if range and not opts.dtype then
