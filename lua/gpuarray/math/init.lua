@@ -10,4 +10,5 @@ return function(ga)
   require("gpuarray.math.convolve")(ga)
   require("gpuarray.math.interp")(ga)
   require("gpuarray.math.misc")(ga)
+  require("gpuarray.math.gufunc")(ga)
 end
