@@ -186,6 +186,19 @@ describe("math kernels compile with NVRTC", function()
     end
   end)
 
+  it("interp, convolve and nan_to_num", function()
+    local MK = internal.math_kernels
+    compiles("interp f32", MK.interp(), "float32", "float32", "float32", "int64", "float64", "float64", "bool", "bool")
+    compiles("interp i64 f64 f16", MK.interp(), "int64", "float64", "float16", "int64", "float64", "float64", "bool",
+             "bool")
+    for _, t in ipairs { "float32", "float16", "int8", "bool", "complex64", "uint64" } do
+      compiles("convolve " .. t, MK.convolve(t), t, t, "int64", "int64", "int64")
+    end
+    for _, t in ipairs { "float16", "float32", "float64", "complex64", "complex128" } do
+      compiles("nan_to_num " .. t, MK.nan_to_num(), t, "float64", "float64", "float64")
+    end
+  end)
+
   it("the hidden ufuncs of frexp, modf and ldexp, every loop in every layout", function()
     for name, u in pairs(internal.multiout_ufuncs) do
       assert(core._compile(core._ufunc_source(u, true), nil, 90) > 0, name)

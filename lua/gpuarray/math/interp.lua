@@ -20,6 +20,9 @@ return function(ga)
     return kernel
   end
 
+  internal.math_kernels = internal.math_kernels or {}
+  internal.math_kernels.interp = interp_kernel   -- for the specs (NVRTC compiles)
+
   local function real_interp(x, xp, fp, left, right)
     -- the defaults (fp's ends) are read in the kernel: no synchronization
     local y = ga.empty(x.shape, "float64")
