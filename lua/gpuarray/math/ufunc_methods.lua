@@ -55,6 +55,7 @@ return function(ga)
   --- The axes an axis argument names (an integer or a list; 1-based,
   -- negative from the end), sorted; raises as the reductions do
   local function norm_axes(nd, axis, fname)
+    if math.type(axis) == "integer" and axis >= 1 and axis <= nd then return { axis } end   -- the common case
     local seen, out = {}, {}
     for _, a in ipairs(type(axis) == "table" and axis or { axis }) do
       local d = U.axis(nd, a, fname)
@@ -102,17 +103,30 @@ return function(ga)
   -- loop for (D, D) must give D, or D is cast to the loop's dtype where
   -- that one keeps it (divide of integers runs in float64), as NumPy's
   -- reduce resolves; logical ufuncs run on booleans.
+  local resolved = setmetatable({}, { __mode = "k" })
   local function op_dtype(u, name, x, dtype, out, fname)
     local D
     if dtype ~= nil then D = ga.dtype(dtype).name
     elseif out ~= nil then D = out.dtype
     else D = UPCAST[x.dtype] and (name == "add" or name == "multiply") and UPCAST[x.dtype] or x.dtype end
     if name:match("^logical_") then return "bool" end
+    -- memo per ufunc and dtype (the hot path of add.reduce resolves once)
+    local memo = resolved[u]
+    if not memo then
+      memo = {}
+      resolved[u] = memo
+    end
+    local r = memo[D]
+    if r then return r end
     local R = u:_resolve(D, D)
-    if R == D then return D end
-    if ga.result_type(D, R) == R and u:_resolve(R, R) == R then return R end
-    fail(("%s: no loop of %s keeps %s (%s, %s -> %s): the method needs one whose inputs and output agree"):format(
-      fname, name, D, D, D, R))
+    if R == D then r = D
+    elseif ga.result_type(D, R) == R and u:_resolve(R, R) == R then r = R
+    else
+      fail(("%s: no loop of %s keeps %s (%s, %s -> %s): the method needs one whose inputs and output agree"):format(
+        fname, name, D, D, D, R))
+    end
+    memo[D] = r
+    return r
   end
   M.op_dtype = op_dtype
 
@@ -221,10 +235,18 @@ return function(ga)
     local name = u.name
     local fname = "ufunc.reduce"   -- the bound method names the ufunc
     if u.nin ~= 2 then fail(fname .. ": reduce only supported for binary functions") end
-    local x = ga.asarray(array)
+    local x = is_array(array) and array or ga.asarray(array)
     local axes = norm_axes(x.ndim, axis, fname)
     local D = op_dtype(u, name, x, dtype, out, fname)
     local alg = ALGEBRA[name]
+    -- the built-in reductions: the same values (their empty-reduction errors
+    -- are NumPy's), the reduction engine's speed
+    if alg and alg.builtin and (where == nil or where == true) and initial == nil then
+      local f = ga[alg.builtin]
+      if alg.builtin == "sum" or alg.builtin == "prod" then return f(x, axes, D, out, keepdims) end
+      if x.dtype ~= D and not name:match("^logical_") then x = x:astype(D) end
+      return f(x, axes, out, keepdims)
+    end
     if #axes > 1 and not alg then
       fail(("%s: reduction operation '%s' is not reorderable, so at most one axis may be specified"):format(
         fname, name))
@@ -240,13 +262,6 @@ return function(ga)
     if k == 0 and not (alg and alg.id) then
       if initial == nil then fail(fname .. ": " .. no_identity(name)) end
       return deliver(ga.full(oshape, initial, D), out, fname)
-    end
-    -- the built-in reductions: the same values, the reduction engine's speed
-    if alg and alg.builtin and w == nil and initial == nil then
-      local f = ga[alg.builtin]
-      if alg.builtin == "sum" or alg.builtin == "prod" then return f(x, axes, D, out, keepdims) end
-      if x.dtype ~= D and not name:match("^logical_") then x = x:astype(D) end
-      return f(x, axes, out, keepdims)
     end
     local init = initial
     if alg then
