@@ -173,7 +173,8 @@ describe("math kernels compile with NVRTC", function()
                          { "bitwise_or", "int16", 2, true }, { "bitwise_xor", "uint32", 1, true },
                          { "multiply", "complex128", 1, true }, { "logical_and", "bool", 1, true },
                          { "power", "int8", 1, true }, { "negative", "float64", 1, false },
-                         { "invert", "uint16", 2, false } } do
+                         { "invert", "uint16", 2, false }, { "sqrt", "int32", 1, false },
+                         { "arctan2", "int16", 1, true }, { "less", "float32", 1, true } } do
       local name, A, nidx, has_b = c[1], c[2], c[3], c[4]
       local k = at.kernel(ga[name], A, nidx, has_b)
       local dts = {}

@@ -40,7 +40,7 @@ return function(ga, methods)
                      uint64 = { add = "unsigned long long", other = "unsigned long long" } }
 
   --- The statement applying the ufunc at P_ (a T_ *) with value V_
-  local function update_stmt(name, dt, nin)
+  local function update_stmt(name, dt, nin, Ci)
     local native = NATIVE[name] and NATIVE[name](dt)
     if native then
       local at = ATOMIC_T[dt]
@@ -52,10 +52,9 @@ return function(ga, methods)
       local sign = name == "add" and "" or "-"
       return ("{ %s *P_ = (%s *)p_; atomicAdd(P_, %sv_.re); atomicAdd(P_ + 1, %sv_.im); }"):format(R, R, sign, sign)
     end
-    local C = ctype(dt)
-    local call = nin == 1 and "ga_uop1(c)" or ("ga_uop((%s)c, v)"):format(C)
+    local call = nin == 1 and ("ga_uop1((%s)c)"):format(Ci) or ("ga_uop((%s)c, v)"):format(Ci)
     return ("ga_atomic_update(p_, [v_](%s c) -> %s { %s v = (%s)v_; (void)v; return (%s)%s; });"):format(
-      dt, dt, C, C, dt, call)
+      dt, dt, Ci, Ci, dt, call)
   end
 
   local function serial(name, dt)
@@ -69,20 +68,10 @@ return function(ga, methods)
     local k = kernels[key]
     if k then return k end
     local C = ctype(A)
-    local pre = { core._kernel_source("gather"), core._kernel_source("atomic") }
-    if u.nin == 2 then
-      pre[#pre + 1] = methods.uop_source(u, A)
-    else
-      local _, sig = u:_resolve(A)
-      local d = nil
-      for _, def in ipairs(internal.ufunc_defs) do if def.name == name then d = def end end
-      local op = d.op
-      if d.ops then
-        for chars, o in pairs(d.ops) do if chars:find(sig:sub(1, 1), 1, true) then op = o end end
-      end
-      pre[#pre + 1] = ("__device__ __forceinline__ %s ga_uop1(%s in0) { %s out0; %s; return out0; }\n"):format(
-        C, C, C, op)
-    end
+    -- the ufunc's loop for a's dtype, on its own compute types (Ci: the
+    -- inputs', so sqrt.at of an integer array computes in float64)
+    local uop, Ci = methods.uop_source(u, A)
+    local pre = { core._kernel_source("gather"), core._kernel_source("atomic"), uop }
     local ins = {}
     for d = 1, nidx do ins[#ins + 1] = ("raw int64 idx%d, int64 n%d"):format(d, d) end
     ins[#ins + 1] = "int64 rest"
@@ -97,9 +86,10 @@ return function(ga, methods)
     if serial(name, A) then
       -- one thread walks every element in order (i counts them)
       body = { ("for (long long e_ = 0; e_ < total; e_++) {"), table.concat(body, "\n"):gsub("%f[%w_]i%f[^%w_]", "e_"),
-               ("  *p_ = (%s)%s;"):format(A, u.nin == 1 and "ga_uop1(*p_)" or ("ga_uop((%s)*p_, v_)"):format(C)), "}" }
+               ("  *p_ = (%s)%s;"):format(A, u.nin == 1 and ("ga_uop1((%s)*p_)"):format(Ci)
+                                                        or ("ga_uop((%s)*p_, (%s)v_)"):format(Ci, Ci)), "}" }
     else
-      body[#body + 1] = update_stmt(name, A, u.nin)
+      body[#body + 1] = update_stmt(name, A, u.nin, Ci)
     end
     -- b is read as an input array over the indexed shape; the serial
     -- variant takes it raw, indexed by the element it is on

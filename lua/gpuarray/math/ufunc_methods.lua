@@ -88,13 +88,25 @@ return function(ga)
     return d.op
   end
 
-  --- ga_uop(a, b): the ufunc's loop for dtype D as a device function on its
-  -- compute type (the preamble of the method kernels)
+  local CHAR = { ["?"] = "bool", b = "int8", h = "int16", i = "int32", l = "int64", B = "uint8", H = "uint16",
+                 I = "uint32", L = "uint64", e = "float16", f = "float32", d = "float64", F = "complex64",
+                 D = "complex128" }
+
+  --- ga_uop(a, b) (ga_uop1(a) for a unary ufunc): the ufunc's loop for
+  -- operands of dtype D as a device function on the loop's compute types
+  -- (the preamble of the method kernels); also the input and output
+  -- compute types. The reduce-like methods pick D so that both are D's.
   local function uop_source(u, D)
-    local _, sig = u:_resolve(D, D)
-    local C = ctype(D)
-    return ("__device__ __forceinline__ %s ga_uop(%s in0, %s in1) { %s out0; %s; return out0; }\n"):format(
-      C, C, C, C, loop_op(def_of(u.name), sig))
+    local _, sig
+    if u.nin == 2 then _, sig = u:_resolve(D, D) else _, sig = u:_resolve(D) end
+    local ci, co = ctype(CHAR[sig:sub(1, 1)]), ctype(CHAR[sig:sub(-1)])
+    local op = loop_op(def_of(u.name), sig)
+    if u.nin == 2 then
+      return ("__device__ __forceinline__ %s ga_uop(%s in0, %s in1) { %s out0; %s; return out0; }\n"):format(
+        co, ci, ci, co, op), ci, co
+    end
+    return ("__device__ __forceinline__ %s ga_uop1(%s in0) { %s out0; %s; return out0; }\n"):format(co, ci, co, op),
+      ci, co
   end
   M.uop_source = uop_source
 
@@ -202,7 +214,7 @@ return function(ga)
       local map = has_where and ("(w ? ga_cast<%s>(x) : %s)"):format(C, fill) or ("ga_cast<%s>(x)"):format(C)
       local post = has_init and "y = ga_uop(a, init)" or "y = a"
       return ga.ReductionKernel(ins, D .. " y", map, "ga_uop(a, b)", post, alg.id and ("(%s)(%s)"):format(C, alg.id),
-                                "ga_ufunc_reduce_" .. name, { reduce_type = C, preamble = uop_source(u, D) })
+                                "ga_ufunc_reduce_" .. name, { reduce_type = C, preamble = (uop_source(u, D)) })
     end)
   end
 
@@ -223,7 +235,7 @@ return function(ga)
         "}",
         "y = acc_;",
       }, "\n")
-      return ga.ElementwiseKernel(ins, D .. " y", op, "ga_ufunc_fold_" .. name, { preamble = uop_source(u, D) })
+      return ga.ElementwiseKernel(ins, D .. " y", op, "ga_ufunc_fold_" .. name, { preamble = (uop_source(u, D)) })
     end)
   end
 
@@ -314,7 +326,7 @@ return function(ga)
       }, "\n")
       return ga.ElementwiseKernel(("raw %s x, int64 k, int64 nc, int64 chunk"):format(X),
                                   ("raw %s y, raw %s t"):format(Y, D), op, "ga_ufunc_scan_" .. name,
-                                  { preamble = uop_source(u, D) })
+                                  { preamble = (uop_source(u, D)) })
     end)
   end
 
@@ -327,7 +339,7 @@ return function(ga)
         ("if (c_ > 0) y[i] = ga_uop(ga_cast<%s>(t[row_ * nc + c_ - 1]), ga_cast<%s>(y[i]));"):format(C, C),
       }, "\n")
       return ga.ElementwiseKernel(("raw %s t, int64 k, int64 nc, int64 chunk"):format(D), ("raw %s y"):format(Y),
-                                  op, "ga_ufunc_carry_" .. name, { preamble = uop_source(u, D) })
+                                  op, "ga_ufunc_carry_" .. name, { preamble = (uop_source(u, D)) })
     end)
   end
 
@@ -374,7 +386,7 @@ return function(ga)
   local function reduceat_module(u, name, X, D, warp)
     return cached(("rat|%s|%s|%s|%s"):format(name, X, D, tostring(warp)), function()
       local src = table.concat({
-        core._kernel_source("common"), core._kernel_source("math"), uop_source(u, D),
+        core._kernel_source("common"), core._kernel_source("math"), (uop_source(u, D)),
         core._kernel_source("reduceat"),
         ("extern \"C\" __global__ void __launch_bounds__(256) k(const %s *x, const long long *idx, %s *y, "
          .. "long long m, long long n, long long s) {\n  ga_reduceat<%s, %s, %s, %s>(x, idx, y, m, n, s);\n}\n"):format(
@@ -400,7 +412,9 @@ return function(ga)
       if not indices.dtype:match("int") then fail(fname .. ": indices must be integers, got " .. indices.dtype) end
       idx = indices.dtype == "int64" and ga.ascontiguousarray(indices) or indices:astype("int64")
       if idx.size > 0 then
-        local lo, hi = ga.min(idx):item(), ga.max(idx):item()
+        -- both ends read in one synchronization
+        local ends = ga.concatenate({ ga.min(idx):reshape(1), ga.max(idx):reshape(1) }):totable()
+        local lo, hi = ends[1], ends[2]
         if lo < 1 or hi > n then
           fail(("%s: index %d out-of-bounds in %s.reduceat [1, %d]"):format(fname, lo < 1 and lo or hi, name, n))
         end
