@@ -515,12 +515,17 @@ v would not). indices: 1-based positions along a's first axis (an integer
 array or list; negative ones count from the end; out-of-range ones wrap, as
 integer-array indexing does), or a list of one index array per axis. b is
 broadcast to the indexed shape; unary ufuncs take no b. Returns nothing.
-]], function(u, ...)
-    M.at_engine = M.at_engine or require("gpuarray.elementwise.at")(ga, M)
-    return M.at_engine.at(u, "ufunc.at", ...)
-  end)
+]], function(u, ...) return internal.ufunc_at(u, "ufunc.at", ...) end)
   api.class("ufunc", UM)
   M.methods = UM
+
+  --- The at engine for other public functions (cupyx's scatter_add,
+  -- scatter_max, scatter_min): internal.ufunc_at(ga.add, "scatter_add", a,
+  -- indices, b) updates a in place; errors start with fname
+  internal.ufunc_at = function(u, fname, a, indices, b)
+    M.at_engine = M.at_engine or require("gpuarray.elementwise.at")(ga, M)
+    return M.at_engine.at(u, fname, a, indices, b)
+  end
 
   -- the bound method of ufunc u: self may come first (u:reduce(x)) or not
   -- (u.reduce(x)); errors name it ("add.reduce")
