@@ -47,6 +47,7 @@ struct ga_ufunc {
   const char *ops[UF_MAXOPS];
   const char *types_msg;     /* what it supports, for the no-loop error */
   const char *bool_msg;      /* the error for bool inputs (subtract, negative) */
+  const ga_decl *decl;       /* the public declaration, or NULL */
   ga_ewcache cache;
 };
 
@@ -408,7 +409,9 @@ static const char *def_string(lua_State *L, int def, int uv, const char *key, in
 }
 
 /* core._ufunc{name=, nin=, nout=, loops={"ff->f", ...}, op=, ops={[chars]=op},
-** types=, bool_error=, fname=, preamble=, decl=} -> ufunc */
+** types=, bool_error=, fname=, preamble=, decl=, methods=} -> ufunc;
+** methods: a table whose fields u.<key> reads when key is none of the
+** ufunc's own (reduce, accumulate, ...) */
 static int l_ufunc_new(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   ga_ufunc *u = (ga_ufunc *)lua_newuserdatauv(L, sizeof(ga_ufunc), 1);
@@ -615,7 +618,11 @@ static int l_ufunc_index(lua_State *L) {
   } else if (strcmp(k, "_resolve") == 0) {
     lua_pushcfunction(L, l_ufunc_resolve);
   } else {
-    lua_pushnil(L);
+    /* the definition's methods table (reduce, accumulate, ..., identity:
+    ** lua/gpuarray/math/ufunc_methods.lua), or nil */
+    lua_getiuservalue(L, 1, 1);
+    if (lua_getfield(L, -1, "methods") == LUA_TTABLE) lua_getfield(L, -1, k);
+    else lua_pushnil(L);
   }
   return 1;
 }

@@ -281,12 +281,12 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     uint64 = { 0, math.maxinteger },
   }
 
-  --- ga.clip(x, lo, hi[, {out=, dtype=}]): min(max(x, lo), hi) with NumPy's
-  -- NaN propagation; lo or hi may be nil. Lua integer bounds outside an
+  --- clip(x, lo, hi, out, dtype): min(max(x, lo), hi) with NumPy's NaN
+  -- propagation; lo or hi may be nil. Lua integer bounds outside an
   -- integer x's range are clamped to it (NumPy 2.1), so clip(uint8, -1, 300)
   -- stays uint8.
-  function ga.clip(x, lo, hi, opts)
-    opts = internal.opts(opts, "clip")
+  local function clip(x, lo, hi, out, forced)
+    local opts = { out = out, dtype = forced }
     if not is_array(x) then x = ga.asarray(x) end
     local range = INT_RANGE[x.dtype]
     if range and not opts.dtype then
@@ -326,16 +326,12 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     uint8 = true, uint16 = true, uint32 = true, uint64 = true,
   }
 
-  --- ga.around(x[, decimals][, {out=}]) (also ga.round): round half to even
-  -- at `decimals` decimal places (negative: to tens, hundreds, ...), as
-  -- NumPy: rint(x * 10^d) / 10^d. Integer arrays keep their dtype (a copy
-  -- when decimals >= 0); complex rounds both parts; float16 rounds in float.
-  function ga.around(x, decimals, opts)
-    if type(decimals) == "table" then decimals, opts = nil, decimals end
-    opts = opts or {}
-    if type(opts) ~= "table" then fail("around: options must be a table, got " .. type(opts)) end
-    decimals = decimals or opts.decimals or 0
-    if math.type(decimals) ~= "integer" then fail("around: decimals must be an integer") end
+  --- around(x, decimals, out) (also ga.round): round half to even at
+  -- `decimals` decimal places (negative: to tens, hundreds, ...), as NumPy:
+  -- rint(x * 10^d) / 10^d. Integer arrays keep their dtype (a copy when
+  -- decimals >= 0); complex rounds both parts; float16 rounds in float.
+  local function around(x, decimals, out)
+    local opts = { out = out }
     if not is_array(x) then x = ga.asarray(x) end
     local dtype = x.dtype
     local z = output("around", x.shape, dtype, opts.out)
@@ -351,11 +347,29 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     kernel("round")(x, ga.float64(f), ga.bool(decimals < 0), z)
     return z
   end
+
+  -- the declarations (API.md §0; the math family's rows)
+  local api = require "gpuarray.api"
+  api.def(ga, [[
+clip(a: array_like, a_min|min: array_like?, a_max|max: array_like?, out: ndarray?, *, dtype: dtype?) -> ndarray
+Limit the values to [a_min, a_max] (either may be nil), broadcast; NaN
+propagates. Lua integer bounds past an integer array's range are clamped
+to it (NumPy 2.1: clip(uint8, -1, 300) stays uint8).
+]], clip)
+  api.def(ga, [[
+around(a: array_like, decimals: integer = 0, out: ndarray?) -> ndarray
+Round half to even at decimals decimal places (negative: tens, hundreds,
+...), as NumPy's rint(x * 10^d) / 10^d; integers keep their dtype, complex
+numbers round both parts.
+]], around)
   ga.round = ga.around
+  api.alias("round", ga.around)
 
   -- x:clip(lo, hi), x:round(decimals), NumPy's method forms
   if methods.clip == nil then methods.clip = ga.clip end
   if methods.round == nil then methods.round = ga.around end
+  api.alias("ndarray:clip", ga.clip)
+  api.alias("ndarray:round", ga.around)
   if methods.take == nil then methods.take = ga.take end
   if methods.put == nil then methods.put = ga.put end
 end
