@@ -47,7 +47,6 @@ struct ga_ufunc {
   const char *ops[UF_MAXOPS];
   const char *types_msg;     /* what it supports, for the no-loop error */
   const char *bool_msg;      /* the error for bool inputs (subtract, negative) */
-  const ga_decl *decl;       /* the public declaration, or NULL */
   ga_ewcache cache;
 };
 
@@ -450,6 +449,8 @@ static int l_ufunc_new(lua_State *L) {
   } else {
     lua_pop(L, 1);
   }
+  if (lua_getfield(L, 1, "methods") == LUA_TTABLE) lua_setfield(L, uv, "methods");
+  else lua_pop(L, 1);
 
   if (lua_getfield(L, 1, "loops") != LUA_TTABLE) ga_error(L, "_ufunc %s: loops must be a list", name);
   int nl = (int)lua_rawlen(L, -1);
