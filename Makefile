@@ -46,7 +46,14 @@ $(SO): $(OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(OBJS) $(ALL_LDFLAGS)
 
-$(BUILD)/obj/%.o: src/%.c $(HDRS)
+# the layering is checked before anything compiles (tools/check-layers.lua):
+# an include that breaks it fails the build, not only `make check-layers`
+$(BUILD)/layers.ok: $(SRCS) $(HDRS) tools/check-layers.lua
+	@mkdir -p $(dir $@)
+	@$(LUA) tools/check-layers.lua > $@.log || { cat $@.log; rm -f $@.log; exit 1; }
+	@mv $@.log $@
+
+$(BUILD)/obj/%.o: src/%.c $(HDRS) | $(BUILD)/layers.ok
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -73,7 +80,8 @@ $(BUILD)/obj/lua_embed.o: $(BUILD)/lua_embed.c $(HDRS)
 test: deps-test check-layers $(SO)
 	@sh tools/run-specs
 
-# src/<layer>/ includes only its own and lower layers, without cycles
+# src/<layer>/ includes only its own and lower layers, a feature room only
+# the rooms its header declares, without cycles (also run before every build)
 check-layers: deps-build
 	@$(LUA) tools/check-layers.lua
 

@@ -3,7 +3,7 @@
 -- peer copies, operations mixing devices, and the one-process-per-GPU
 -- launcher of examples/multi_gpu.
 local helper = require "helper"
-local ref = require "libs.nccl_ref"
+local ref = require "nccl.nccl_ref"
 local ga = helper.ga
 local nccl = ga.nccl
 

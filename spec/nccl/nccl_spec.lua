@@ -3,7 +3,7 @@
 -- collective on a one-rank communicator against what one rank must give.
 -- Several GPUs: nccl_multi_spec.lua.
 local helper = require "helper"
-local ref = require "libs.nccl_ref"
+local ref = require "nccl.nccl_ref"
 local ga = helper.ga
 local nccl = ga.nccl
 

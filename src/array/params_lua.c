@@ -5,7 +5,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "array/array.h"
 
 void ga_parse_params_or_raise(lua_State *L, const char *s, ga_paramlist *out, const char *fname) {
   char err[GA_ERRMSG_MAX];

@@ -6,7 +6,7 @@
 */
 #include <cublas_v2.h>
 
-#include "libs/libs.h"
+#include "blas/blas.h"
 
 static int blas_create(void **h) { return (int)cublasCreate((cublasHandle_t *)h); }
 static int blas_destroy(void *h) { return (int)cublasDestroy((cublasHandle_t)h); }

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cublas_v2.h>
 
-#include "libs/libs.h"
+#include "blas/blas.h"
 
 /* ---------------------------------------------------------------------- */
 /* layouts                                                                */

@@ -13,7 +13,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "elementwise/elementwise.h"
 
 #define EK_MT "gpuarray.ElementwiseKernel"
 #define EK_MAXOPTS 32

@@ -1,29 +1,14 @@
 /*
-** engine.h: the engines that generate, compile and launch kernels:
-** elementwise (ufuncs, operators, ElementwiseKernel), reduction (built-ins,
-** ReductionKernel), scan, mask, gather, and raw kernels.
+** elementwise.h: the elementwise engine and its front ends. One code
+** generator (ew_codegen.c), one layout chooser (ew_layout.c) and one call
+** driver (ew_driver.c) serve ElementwiseKernel (elementwise.c), the ufuncs
+** (ufunc.c), the operators over them (operators.c), ga.fuse and ga.jit.
 */
-#ifndef GA_ENGINE_H
-#define GA_ENGINE_H
+/* feature: elementwise — uses: none */
+#ifndef GA_ELEMENTWISE_H
+#define GA_ELEMENTWISE_H
 
 #include "array/array.h"
-
-/* rawnames.c: raise "<fname>: the source has no kernel named '<name>' (it
-** declares: ...)" unless src declares it (sig: scratch for the scan) */
-void ga_raw_check_name(lua_State *L, const char *src, size_t srclen, const char *name, ga_sigkernel *sig,
-                       const char *fname);
-
-/* params_lua.c: parameter lists parsed, or a gpuarray error raised */
-void ga_parse_params_or_raise(lua_State *L, const char *s, ga_paramlist *out, const char *fname);
-/* The arguments of a user kernel's k:compile(dtype...) (from stack slot 2):
-** one dtype per input, or per input and output. Fills dt[] (-1 for outputs
-** not given) and returns how many were given; raises on a wrong count or a
-** value that is not a dtype. */
-int ga_compile_dtypes(lua_State *L, const char *kname, int nin, int nout, int *dt);
-/* Both lists of a user kernel, checked to share no name */
-void ga_kernel_params(lua_State *L, const char *in_s, const char *out_s, ga_paramlist *in, ga_paramlist *out,
-                      const char *fname);
-void ga_open_params(lua_State *L);
 
 /* ===================================================================== */
 /* the elementwise engine (ew_codegen.c, ew_layout.c, ew_driver.c)       */
@@ -188,10 +173,6 @@ uint64_t ga_ew_variant_word(const ga_ewvariant *v, int device);
 /* shared helpers                                                        */
 /* ===================================================================== */
 
-
-
-/* Raise "gpuarray: <fname>: array is on device X, the current device is Y" */
-
 /* Same shape (nd entries) */
 static inline int ga_ew_same_shape(int nd, const int64_t *a, const int64_t *b) {
   for (int d = 0; d < nd; d++)
@@ -221,114 +202,5 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
 
 void ga_open_ufunc(lua_State *L);       /* _ufunc, _ufunc_source */
 void ga_open_operators(lua_State *L);   /* _install_operators */
-
-/* ===================================================================== */
-/* the reduction engine and its front ends                               */
-/* ===================================================================== */
-
-#define GA_RED_MAXARGS 32
-
-/* One parameter of a reduction after its type is bound */
-typedef struct {
-  const char *name;     /* the identifier the expressions use */
-  int dtype;
-  int array;            /* 1: an array (one element per index), 0: a scalar */
-  int out;              /* 1: an output (post-map writes it) */
-} ga_red_arg;
-
-/* What the generated code is. Strings are borrowed from the caller (a
-** definition object or the Lua stack) for the duration of one call. */
-typedef struct {
-  const char *name;          /* error prefix ("sum", the user's kernel name) */
-  const char *kname;         /* kernel symbol (an identifier) */
-  const char *map;           /* in terms of the inputs, _i, _j */
-  const char *reduce;        /* in terms of a and b */
-  const char *later;         /* optional (built-ins): reduce where b comes after a in one thread's
-                             ** sequence, so ties need no index comparison; NULL: reduce */
-  const char *post;          /* a statement in terms of a, the outputs, the scalars */
-  const char *identity;      /* NULL: none (the first element starts it) */
-  const char *reduce_type;   /* a C type, valid after typedefs and preamble */
-  const ga_typemap *typemap; /* placeholder typedefs (user kernels), or NULL */
-  int with_math;             /* include kernels/math.cuh (user kernels: complex operators) */
-  const char *preamble;
-  int nopts;
-  const char *const *opts;   /* NVRTC options */
-  int acc_size;              /* sizeof(reduce type) when known, else 0 (slots of 64 bytes) */
-  int uses_index;            /* map/post read _i or _j: keep the logical axis order */
-  uint64_t hash;             /* of the definition, not the types (ga_red_hash) */
-  int narg;
-  ga_red_arg arg[GA_RED_MAXARGS];   /* inputs first, then outputs */
-} ga_red_code;
-
-/* One call: the code, the operands and the axes to reduce */
-typedef struct {
-  ga_red_code *code;
-  ga_array *arr[GA_RED_MAXARGS];   /* per arg: the array, NULL for scalars */
-  ga_value val[GA_RED_MAXARGS];    /* per scalar arg: its value (arg dtype storage) */
-  int ndim;                        /* the broadcast shape of the inputs */
-  int64_t shape[GA_MAXDIM];
-  uint32_t axes;                   /* bit d set: axis d (0-based) is reduced */
-  int keepdims;                    /* outputs have ndim axes (reduced ones of length 1) */
-  int accsel;                      /* which reduce type of a built-in (part of the cache key) */
-} ga_red_call;
-
-/* Reduce. Outputs must already exist with the output shape (checked by the
-** caller). Launches nothing when the output is empty. */
-void ga_reduce(lua_State *L, ga_state *ctx, ga_red_call *c);
-
-/* A 64-bit hash of the definition (FNV-1a over the strings, the argument
-** names and roles), for cache keys; call after the args are filled in */
-uint64_t ga_red_hash(const ga_red_code *code);
-
-/* Generate the CUDA source of a reduction program (reduction_gen.c) */
-typedef struct {
-  int kind;        /* GA_RED_KIND_* of the main kernel */
-  int vec;         /* V of the main kernel */
-  int ndk, ndr;    /* indexer dims of the kept and reduced spaces (4 or 8) */
-  int idx64;
-  int fin;         /* 1: the program finishing split reductions (kind, vec, ndr unused) */
-} ga_red_variant;
-enum { GA_RED_KIND_ROW = 0, GA_RED_KIND_COL = 1 };
-void ga_red_generate(const ga_red_code *code, const ga_red_variant *v, ga_buf *b);
-
-/* Axes: parse an axis argument (nil, an integer or a list of integers,
-** 1-based, negative from the end) into a bit mask over ndim axes; nil means
-** every axis. Raises "gpuarray: <fname>: ..." for bad or repeated axes. */
-uint32_t ga_red_axes(lua_State *L, int idx, int ndim, const char *fname);
-/* The output shape of a reduction */
-int ga_red_out_shape(int ndim, const int64_t *shape, uint32_t axes, int keepdims, int64_t *out);
-
-/* reduction.c: pad an indexer space of nd dims (0..8) to 4 or 8 dims with
-** outer axes of length 1 (kernels locate elements with ga_red_offsets,
-** which skips the padding); returns the new count */
-int ga_red_pad(int nd, int64_t *shape, int nop, int64_t *const *st);
-
-/* Module registration */
-void ga_open_reduction(lua_State *L);
-void ga_open_scan(lua_State *L);
-void ga_open_mask(lua_State *L);
-
-/* ===================================================================== */
-/* gather, raw kernels                                                   */
-/* ===================================================================== */
-
-void ga_open_gather(lua_State *L);
-
-#define GA_RAWKERNEL_MT "gpuarray.RawKernel"
-#define GA_RAWMODULE_MT "gpuarray.RawModule"
-
-void ga_open_rawkernel(lua_State *L);
-
-/* random.c: Philox generation and transforms (ga.random's device side) */
-void ga_open_random(lua_State *L);
-
-/* sort.c: radix sort of rows, searchsorted (ga.sort's device side) */
-void ga_open_sort(lua_State *L);
-/* sort_cub.c: one row of n elements of dtype t sorted by CUB's onesweep
-** kernels (mode 0: values, 1: int64 1-based indices, 2: uint32 positions;
-** zero_eq: -0.0 equals 0.0); returns 0, having done nothing, where the
-** toolkit's CCCL headers are absent */
-int ga_sort_cub(lua_State *L, ga_state *ctx, int t, int mode, int zero_eq, uint64_t n, const void *x, void *out);
-void ga_open_sort_cub(lua_State *L);
 
 #endif

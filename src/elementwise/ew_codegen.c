@@ -17,7 +17,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "elementwise/elementwise.h"
 
 static const char *ct(int t) { return ga_dtypes[t].ctype; }
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "elementwise/elementwise.h"
 
 /* Does input a, broadcast to out's shape, read each element exactly where
 ** out writes it? Then in-place is safe element by element. */

@@ -5,7 +5,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "elementwise/elementwise.h"
 
 #define THREADS 256
 

@@ -11,7 +11,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "elementwise/elementwise.h"
 
 static ga_ufunc *upufunc(lua_State *L) { return (ga_ufunc *)lua_touserdata(L, lua_upvalueindex(2)); }
 

@@ -13,7 +13,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "elementwise/elementwise.h"
 
 #define UF_MAXLOOPS 48
 #define UF_MAXOPS 16

@@ -13,7 +13,7 @@
 
 #include <cufft.h>
 
-#include "libs/libs.h"
+#include "fft/fft.h"
 
 #define PIN_MT "gpuarray.fftpin"
 

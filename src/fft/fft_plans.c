@@ -18,7 +18,7 @@
 
 #include <cufft.h>
 
-#include "libs/libs.h"
+#include "fft/fft.h"
 
 #define MAX_DEVICES 64
 #define DEFAULT_SIZE 16

@@ -10,7 +10,7 @@
 
 #include <gpuarray.h>
 
-#include "libs/libs.h"
+#include "array/array.h"
 
 /* The Lua part of the module, embedded at build time (tools/embed-lua.lua
 ** writes build/lua_embed.c from lua/gpuarray/): "gpuarray", "gpuarray.fft",

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libs/libs.h"
+#include "libhandle/libhandle.h"
 
 #define MAX_LIBS 8          /* distinct ga_libdesc objects a state may use */
 #define MAX_DEVICES 64

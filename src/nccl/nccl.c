@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libs/libs.h"
+#include "nccl/nccl.h"
 
 #define COMM_MT "gpuarray.nccl.Communicator"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libs/libs.h"
+#include "nccl/nccl.h"
 
 static ga_nccl_api api;
 static int loaded;               /* 1: every symbol found */

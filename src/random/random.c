@@ -11,7 +11,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "random/random.h"
 
 #define THREADS 256
 

@@ -23,7 +23,7 @@
 
 #include <cuda.h>   /* driver types only: entry points come through the runtime */
 
-#include "engine/engine.h"
+#include "rawkernel/rawkernel.h"
 
 #define MAXDEV 64
 #define MAXARGS GA_SIG_MAXPARAMS

@@ -5,7 +5,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "rawkernel/rawkernel.h"
 
 /* "scale" from "&ns::scale<float, 4>": the kernel's own name */
 static size_t base_name(const char *name, const char **start) {

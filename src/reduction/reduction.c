@@ -24,7 +24,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "reduction/reduction.h"
 
 #define MAXND_K 8      /* indexer dims past merging; more falls back to copies */
 #define ROW_THREADS 256

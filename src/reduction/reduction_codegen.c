@@ -13,7 +13,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "reduction/reduction.h"
 
 static const char *ct(int t) { return ga_dtypes[t].ctype; }
 

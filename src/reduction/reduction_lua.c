@@ -12,7 +12,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "reduction/reduction.h"
 
 #define GA_REDKERNEL_MT "gpuarray.ReductionKernel"
 #define MAXOPTS 32

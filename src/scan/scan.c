@@ -8,7 +8,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "scan/scan.h"
 
 #define THREADS 256
 #define MAXND 8

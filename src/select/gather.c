@@ -16,7 +16,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "select/select.h"
 
 #define THREADS 256
 #define LIM32 (((int64_t)1 << 31) - 64)

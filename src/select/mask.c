@@ -13,7 +13,7 @@
 */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "select/select.h"
 
 #define TILE 4096
 

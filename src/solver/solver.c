@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cusolverDn.h>
 
-#include "libs/libs.h"
+#include "solver/solver.h"
 
 /* ---------------------------------------------------------------------- */
 /* the handle                                                             */

@@ -17,7 +17,7 @@
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
-#include "libs/libs.h"
+#include "solver/solver.h"
 
 int ga_sv_batched(const ga_svmat *m, int64_t max) {
   return m->batch > 1 && m->batch <= INT_MAX && m->rows <= max && m->cols <= max;

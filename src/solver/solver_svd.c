@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cusolverDn.h>
 
-#include "libs/libs.h"
+#include "solver/solver.h"
 
 /* gesvdj has typed entry points only: one switch for the size query and
 ** one for the call, through these two macros */

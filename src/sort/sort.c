@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "sort/sort.h"
 
 #define THREADS 256
 #define IPT 16                       /* elements per thread and tile */

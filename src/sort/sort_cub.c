@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "sort/sort.h"
 
 #ifndef GA_CUDA_INCDIR
 #define GA_CUDA_INCDIR "/usr/local/cuda/include"

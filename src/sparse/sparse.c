@@ -15,7 +15,7 @@
 #define DISABLE_CUSPARSE_DEPRECATED   /* the generic API only; the legacy types warn */
 #include <cusparse.h>
 
-#include "libs/libs.h"
+#include "sparse/sparse.h"
 
 static int sp_create(void **h) { return (int)cusparseCreate((cusparseHandle_t *)h); }
 static int sp_destroy(void *h) { return (int)cusparseDestroy((cusparseHandle_t)h); }
