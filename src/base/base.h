@@ -85,16 +85,18 @@ int ga_error(lua_State *L, const char *fmt, ...);
 /* Raise "gpuarray: <what>: <cudaErrorName> (<string>)" unless err is success */
 void ga_cuda_check(lua_State *L, cudaError_t err, const char *what);
 
-/* The libraries whose status codes errors name (NVRTC's are in compile/) */
-typedef enum {
-  GA_DOM_CUDA, GA_DOM_NVRTC, GA_DOM_CUBLAS, GA_DOM_CUSOLVER, GA_DOM_CUFFT, GA_DOM_CURAND,
-  GA_DOM_CUSPARSE, GA_DOM_NCCL, GA_NDOMAINS
-} ga_domain;
-/* "CUBLAS_STATUS_INVALID_VALUE", or NULL for an unknown code */
-const char *ga_status_name(ga_domain dom, int status);
-/* Raise "gpuarray: <what>: <status name>" unless status is 0 (success in
-** every domain) */
-void ga_status_check(lua_State *L, ga_domain dom, int status, const char *what);
+/* A CUDA library's status codes by name: each library's room keeps its own
+** table (ending with {0, NULL}: status 0 is success in every library) and
+** registers it when the module opens, so that errors, and the specs
+** (core._test.status_name), find it by the library's name. Base knows none
+** of them. */
+typedef struct { int code; const char *name; } ga_statusname;
+void ga_status_register(const char *lib, const ga_statusname *names);
+/* "CUBLAS_STATUS_INVALID_VALUE", or NULL for a code the table lacks */
+const char *ga_status_name(const ga_statusname *names, int status);
+/* Raise "gpuarray: <what>: <status name>" (or "status N") unless status is 0 */
+void ga_status_check(lua_State *L, const ga_statusname *names, int status, const char *what);
+void ga_open_errors(lua_State *L);
 
 /* args.c: argument checks raising "gpuarray: <fname>: <what> must be an
 ** integer, got string" (luaL_check* would name no function and no module) */

@@ -12,7 +12,7 @@ typedef void (*ga_opener)(lua_State *L);
 
 static const ga_opener openers[] = {
   /* base */
-  ga_open_state,
+  ga_open_state, ga_open_errors,
   /* array */
   ga_open_dtype, ga_open_shape, ga_open_scalar, ga_open_ndarray, ga_open_create, ga_open_transfer,
   ga_open_index, ga_open_copy, ga_open_pinned,

@@ -14,7 +14,15 @@ static int blas_destroy(void *h) { return (int)cublasDestroy((cublasHandle_t)h);
 ** alpha and beta from the host, dot-like calls write results on the device. */
 static int blas_set_stream(void *h, cudaStream_t s) { return (int)cublasSetStream((cublasHandle_t)h, s); }
 
-const ga_libdesc ga_cublas = {"cuBLAS", GA_DOM_CUBLAS, blas_create, blas_destroy, blas_set_stream};
+/* From cublas_api.h's cublasStatus_t */
+static const ga_statusname cublas_status[] = {
+  {1, "CUBLAS_STATUS_NOT_INITIALIZED"}, {3, "CUBLAS_STATUS_ALLOC_FAILED"},
+  {7, "CUBLAS_STATUS_INVALID_VALUE"}, {8, "CUBLAS_STATUS_ARCH_MISMATCH"},
+  {11, "CUBLAS_STATUS_MAPPING_ERROR"}, {13, "CUBLAS_STATUS_EXECUTION_FAILED"},
+  {14, "CUBLAS_STATUS_INTERNAL_ERROR"}, {15, "CUBLAS_STATUS_NOT_SUPPORTED"},
+  {16, "CUBLAS_STATUS_LICENSE_ERROR"}, {0, NULL}};
+
+const ga_libdesc ga_cublas = {"cuBLAS", cublas_status, blas_create, blas_destroy, blas_set_stream};
 
 /* core._blas_dot(x, y) -> 0-d array: x . y for contiguous 1-D float32 or
 ** float64 vectors of one dtype */
@@ -54,5 +62,6 @@ static const luaL_Reg blas_funcs[] = {
 };
 
 void ga_open_blas(lua_State *L) {
+  ga_status_register(ga_cublas.name, ga_cublas.status);
   ga_setfuncs(L, blas_funcs);
 }

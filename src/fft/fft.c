@@ -100,7 +100,7 @@ static int l_fft_exec(lua_State *L) {
   ga_fftplan_release(*pin);
   *pin = NULL;
   if (ws) ga_array_release(ga_toarray(L, -1));
-  ga_status_check(L, GA_DOM_CUFFT, st, "fft: cufftExec");
+  ga_status_check(L, ga_cufft_status, st, "fft: cufftExec");
   ga_gc_settle(L);
   lua_settop(L, 5);
   return 1;
@@ -139,5 +139,6 @@ static const luaL_Reg funcs[] = {
 };
 
 void ga_open_fft(lua_State *L) {
+  ga_status_register("cuFFT", ga_cufft_status);
   ga_setfuncs(L, funcs);
 }

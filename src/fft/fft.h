@@ -10,6 +10,8 @@
 
 /* fft.c, fft_plans.c: cuFFT with a per-device plan cache */
 void ga_open_fft(lua_State *L);
+/* fft_plans.c: cuFFT's status names */
+extern const ga_statusname ga_cufft_status[];
 
 /* What a plan is: a cufftType, 1 to 3 dims (C order) and a batch count,
 ** in cuFFT's basic layout (contiguous, one transform after another). */

@@ -20,6 +20,14 @@
 
 #include "fft/fft.h"
 
+/* From cufft.h's cufftResult */
+const ga_statusname ga_cufft_status[] = {
+  {1, "CUFFT_INVALID_PLAN"}, {2, "CUFFT_ALLOC_FAILED"}, {3, "CUFFT_INVALID_TYPE"},
+  {4, "CUFFT_INVALID_VALUE"}, {5, "CUFFT_INTERNAL_ERROR"}, {6, "CUFFT_EXEC_FAILED"},
+  {7, "CUFFT_SETUP_FAILED"}, {8, "CUFFT_INVALID_SIZE"}, {9, "CUFFT_UNALIGNED_DATA"},
+  {11, "CUFFT_INVALID_DEVICE"}, {13, "CUFFT_NO_WORKSPACE"}, {14, "CUFFT_NOT_IMPLEMENTED"},
+  {16, "CUFFT_NOT_SUPPORTED"}, {0, NULL}};
+
 #define MAX_DEVICES 64
 #define DEFAULT_SIZE 16
 
@@ -116,7 +124,7 @@ ga_fftplan *ga_fftplan_acquire(lua_State *L, ga_state *ctx, const ga_fftkey *key
     int st = make(key, &p);
     if (st) {
       pthread_mutex_unlock(&mu);
-      ga_status_check(L, GA_DOM_CUFFT, st, "fft: making a plan (cufftMakePlanMany64)");
+      ga_status_check(L, ga_cufft_status, st, "fft: making a plan (cufftMakePlanMany64)");
     }
     if (l->max > 0) {
       trim(l, l->max - 1);

@@ -72,14 +72,14 @@ void *ga_lib_handle(lua_State *L, ga_state *ctx, const ga_libdesc *lib, cudaStre
     void *h = NULL;
     char what[64];
     snprintf(what, sizeof what, "%s: creating a handle", lib->name);
-    ga_status_check(L, lib->domain, lib->create(&h), what);
+    ga_status_check(L, lib->status, lib->create(&h), what);
     sl->h[d] = h;
     sl->bound[d] = (cudaStream_t)(intptr_t)-1;   /* not bound yet */
   }
   if (lib->set_stream && sl->bound[d] != stream) {
     char what[64];
     snprintf(what, sizeof what, "%s: binding the stream", lib->name);
-    ga_status_check(L, lib->domain, lib->set_stream(sl->h[d], stream), what);
+    ga_status_check(L, lib->status, lib->set_stream(sl->h[d], stream), what);
     sl->bound[d] = stream;
   }
   return sl->h[d];

@@ -17,7 +17,7 @@
 ** in every library. */
 typedef struct {
   const char *name;                         /* "cuBLAS": error messages */
-  ga_domain domain;                         /* its status names */
+  const ga_statusname *status;              /* its status names (its room's table) */
   int (*create)(void **handle);
   int (*destroy)(void *handle);
   int (*set_stream)(void *handle, cudaStream_t s);   /* NULL: the library has no stream */
@@ -28,7 +28,7 @@ typedef struct {
 void *ga_lib_handle(lua_State *L, ga_state *ctx, const ga_libdesc *lib, cudaStream_t stream);
 
 /* Raise "gpuarray: <call>: <status name>" unless status is 0 */
-#define ga_lib_check(L, lib, status, call) ga_status_check((L), (lib)->domain, (int)(status), (call))
+#define ga_lib_check(L, lib, st, call) ga_status_check((L), (lib)->status, (int)(st), (call))
 
 /* A workspace of nbytes from the pool, pushed as a uint8 array (released
 ** by the collector, or at once with ga_array_release). NULL for 0 bytes

@@ -347,7 +347,7 @@ static int l_async_error(lua_State *L) {
   int err = 0;
   ga_nccl_check(L, nc->comm_get_async_error(c->comm, &err), c->comm, "async_error", "ncclCommGetAsyncError");
   if (err == 0) return 0;
-  const char *name = ga_status_name(GA_DOM_NCCL, err);
+  const char *name = ga_status_name(ga_nccl_status, err);
   lua_pushstring(L, name ? name : "unknown NCCL status");
   return 1;
 }
@@ -551,6 +551,7 @@ static const luaL_Reg nccl_funcs[] = {
 };
 
 void ga_open_nccl(lua_State *L) {
+  ga_status_register("NCCL", ga_nccl_status);
   ga_new_type(L, COMM_MT, comm_meta, comm_methods, l_comm_index);
   lua_newtable(L);
   ga_setfuncs(L, nccl_funcs);

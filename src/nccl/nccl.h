@@ -43,6 +43,8 @@ typedef struct {
   int (*group_start)(void);
   int (*group_end)(void);
 } ga_nccl_api;
+/* NCCL's status names */
+extern const ga_statusname ga_nccl_status[];
 /* The loaded library, or NULL with *reason saying why (never raises) */
 const ga_nccl_api *ga_nccl_try(const char **reason);
 /* The loaded library, or raise "<fname>: NCCL is not available: <why>" */

@@ -18,6 +18,12 @@
 
 #include "nccl/nccl.h"
 
+/* From nccl.h's ncclResult_t (the module builds without nccl.h) */
+const ga_statusname ga_nccl_status[] = {
+  {1, "ncclUnhandledCudaError"}, {2, "ncclSystemError"}, {3, "ncclInternalError"},
+  {4, "ncclInvalidArgument"}, {5, "ncclInvalidUsage"}, {6, "ncclRemoteError"},
+  {7, "ncclInProgress"}, {0, NULL}};
+
 static ga_nccl_api api;
 static int loaded;               /* 1: every symbol found */
 static char why[512];            /* what went wrong when not loaded */
@@ -96,7 +102,7 @@ const ga_nccl_api *ga_nccl(lua_State *L, const char *fname) {
 
 void ga_nccl_check(lua_State *L, int status, ga_nccl_comm comm, const char *fname, const char *call) {
   if (status == 0) return;
-  const char *name = ga_status_name(GA_DOM_NCCL, status);
+  const char *name = ga_status_name(ga_nccl_status, status);
   const char *last = loaded ? api.get_last_error(comm) : NULL;
   if (last && *last)
     ga_error(L, "%s: %s failed: %s (%s)", fname, call, name ? name : "unknown NCCL status", last);

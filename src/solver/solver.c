@@ -61,7 +61,16 @@ static int solver_set_stream(void *p, cudaStream_t stream) {
   return (int)cusolverDnSetStream(((ga_solver *)p)->h, stream);
 }
 
-const ga_libdesc ga_cusolver = {"cuSOLVER", GA_DOM_CUSOLVER, solver_create, solver_destroy, solver_set_stream};
+/* From cusolver_common.h's cusolverStatus_t */
+static const ga_statusname cusolver_status[] = {
+  {1, "CUSOLVER_STATUS_NOT_INITIALIZED"}, {2, "CUSOLVER_STATUS_ALLOC_FAILED"},
+  {3, "CUSOLVER_STATUS_INVALID_VALUE"}, {4, "CUSOLVER_STATUS_ARCH_MISMATCH"},
+  {5, "CUSOLVER_STATUS_MAPPING_ERROR"}, {6, "CUSOLVER_STATUS_EXECUTION_FAILED"},
+  {7, "CUSOLVER_STATUS_INTERNAL_ERROR"}, {8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
+  {9, "CUSOLVER_STATUS_NOT_SUPPORTED"}, {10, "CUSOLVER_STATUS_ZERO_PIVOT"},
+  {11, "CUSOLVER_STATUS_INVALID_LICENSE"}, {31, "CUSOLVER_STATUS_INVALID_WORKSPACE"}, {0, NULL}};
+
+const ga_libdesc ga_cusolver = {"cuSOLVER", cusolver_status, solver_create, solver_destroy, solver_set_stream};
 
 /* ---------------------------------------------------------------------- */
 /* shared by the routines (here and in solver_svd.c)                      */
@@ -377,5 +386,6 @@ static const luaL_Reg solver_funcs[] = {
 };
 
 void ga_open_solver(lua_State *L) {
+  ga_status_register(ga_cusolver.name, ga_cusolver.status);
   ga_setfuncs(L, solver_funcs);
 }

@@ -21,7 +21,16 @@ static int sp_create(void **h) { return (int)cusparseCreate((cusparseHandle_t *)
 static int sp_destroy(void *h) { return (int)cusparseDestroy((cusparseHandle_t)h); }
 static int sp_set_stream(void *h, cudaStream_t s) { return (int)cusparseSetStream((cusparseHandle_t)h, s); }
 
-const ga_libdesc ga_cusparse = {"cuSPARSE", GA_DOM_CUSPARSE, sp_create, sp_destroy, sp_set_stream};
+/* From cusparse.h's cusparseStatus_t */
+static const ga_statusname cusparse_status[] = {
+  {1, "CUSPARSE_STATUS_NOT_INITIALIZED"}, {2, "CUSPARSE_STATUS_ALLOC_FAILED"},
+  {3, "CUSPARSE_STATUS_INVALID_VALUE"}, {4, "CUSPARSE_STATUS_ARCH_MISMATCH"},
+  {5, "CUSPARSE_STATUS_MAPPING_ERROR"}, {6, "CUSPARSE_STATUS_EXECUTION_FAILED"},
+  {7, "CUSPARSE_STATUS_INTERNAL_ERROR"}, {8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
+  {9, "CUSPARSE_STATUS_ZERO_PIVOT"}, {10, "CUSPARSE_STATUS_NOT_SUPPORTED"},
+  {11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES"}, {0, NULL}};
+
+const ga_libdesc ga_cusparse = {"cuSPARSE", cusparse_status, sp_create, sp_destroy, sp_set_stream};
 
 static cudaDataType dt_of(int t) {
   return t == GA_FLOAT32 ? CUDA_R_32F : t == GA_FLOAT64 ? CUDA_R_64F : t == GA_COMPLEX64 ? CUDA_C_32F : CUDA_C_64F;
@@ -227,5 +236,6 @@ static const luaL_Reg sparse_funcs[] = {
 };
 
 void ga_open_sparse(lua_State *L) {
+  ga_status_register(ga_cusparse.name, ga_cusparse.status);
   ga_setfuncs(L, sparse_funcs);
 }
