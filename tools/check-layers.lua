@@ -52,14 +52,16 @@ for _, dir in ipairs(list(("find %q -mindepth 1 -maxdepth 1 -type d 2>/dev/null 
     local text = read(dir .. "/" .. name .. ".h")
     local line = text and text:match("feature:%s*[^\n]*")
     if not text then
-      problem("%s/: a feature room needs its header %s (or '%s' is a misspelt layer: %s %s)", name, header, name,
-              table.concat(BELOW, " "), table.concat(ABOVE, " "))
+      problem("%s/: a feature room needs its header %s (or '%s' is a misspelt layer: %s %s)", name, header,
+              name, table.concat(BELOW, " "), table.concat(ABOVE, " "))
     elseif not line then
       problem("%s: no feature line (/* feature: %s — uses: <features or none> */)", header, name)
     else
       local own = line:match("^feature:%s*([%w_]+)")
       local uses = line:match("uses:%s*(.-)%s*%*/") or line:match("uses:%s*(.-)%s*$")
-      if own ~= name then problem("%s: the feature line names '%s', the folder is '%s'", header, tostring(own), name) end
+      if own ~= name then
+        problem("%s: the feature line names '%s', the folder is '%s'", header, tostring(own), name)
+      end
       if not uses then problem("%s: the feature line has no uses: list", header) end
       local set, order = {}, {}
       for word in (uses or ""):gmatch("[%w_]+") do

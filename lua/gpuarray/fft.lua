@@ -112,7 +112,7 @@ return function(ga)
         i = i + 1
       end
       local y, inv = to_last(x, chunk)
-      x = back(core._fft_exec(y, "c2c", #chunk, inverse), inv)
+      x = back(core.fft.exec(y, "c2c", #chunk, inverse), inv)
     end
     return x
   end
@@ -211,10 +211,10 @@ return function(ga)
     local last = axes[#axes]
     local r
     if trailing(x, axes) then
-      r = core._fft_exec(ga.ascontiguousarray(x), "r2c", #axes)
+      r = core.fft.exec(ga.ascontiguousarray(x), "r2c", #axes)
     else
       local y, inv = to_last(x, { last })
-      r = back(core._fft_exec(y, "r2c", 1), inv)
+      r = back(core.fft.exec(y, "r2c", 1), inv)
       local rest = table.move(axes, 1, #axes - 1, 1, {})
       if #rest > 0 then r = c2c(r, rest, false) end
     end
@@ -236,11 +236,11 @@ return function(ga)
     local f = norm_factor(norm, total, false, fname)
     local r
     if trailing(x, axes) then
-      r = core._fft_exec(ga.ascontiguousarray(x), "c2r", #axes, n)
+      r = core.fft.exec(ga.ascontiguousarray(x), "c2r", #axes, n)
     else
       if #rest > 0 then x = c2c(x, rest, true) end
       local y, inv = to_last(x, { last })
-      r = back(core._fft_exec(y, "c2r", 1, n), inv)
+      r = back(core.fft.exec(y, "c2r", 1, n), inv)
     end
     return scaled(r, f)
   end

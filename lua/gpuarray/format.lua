@@ -81,7 +81,7 @@ local function fetch(ga, x, summarise)
 end
 
 return function(ga)
-  local sync_guard = ga._core._sync_guard
+  local sync_guard = ga._core.runtime.sync_guard
   local function render(x)
     sync_guard("tostring")   -- inside a graph capture: raise naming tostring (runtime/graph.c)
     local kind = ga.dtype(x.dtype).kind
@@ -145,6 +145,6 @@ return function(ga)
     return prefix .. block(values, 1, indent) .. suffix
   end
 
-  ga._core._set_hooks({ repr = render })
+  ga._core.ndarray.set_hooks({ repr = render })
   require("gpuarray.internal").format_value = fmt_value
 end

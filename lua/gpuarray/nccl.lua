@@ -6,7 +6,7 @@
 -- and adds ga.nccl.group(fn).
 return function(ga)
   local internal = require "gpuarray.internal"
-  local raw = ga._core._nccl
+  local raw = ga._core.nccl
   local nccl = {
     available = raw.available,
     get_version = raw.get_version,

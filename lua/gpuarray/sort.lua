@@ -78,7 +78,7 @@ return function(ga)
     local p
     for i, k in ipairs(keys) do
       local last = i == #keys
-      p = core._sort(k, last and rowlen or k.size, last and mode or "perm", p)
+      p = core.sort.sort(k, last and rowlen or k.size, last and mode or "perm", p)
     end
     return p
   end
@@ -93,7 +93,7 @@ return function(ga)
   -- real part, and so decide on it where NumPy looks at the imaginary part
   local function sorted(x, d)
     local r, rowlen = rows(x, d)
-    if not r.dtype:match("^complex") then return unrows(core._sort(r, rowlen, "sort"), x, d) end
+    if not r.dtype:match("^complex") then return unrows(core.sort.sort(r, rowlen, "sort"), x, d) end
     r = ga.ascontiguousarray(r)
     local p = S.chain(keys_of(r), rowlen, "perm")
     return unrows(r:reshape(r.size):take(positions(p)):reshape(r.shape), x, d)
@@ -221,7 +221,7 @@ return function(ga)
     if not is_array(v) then v = ga.array(v, t) end
     if a.dtype ~= t then a = a:astype(t) end
     if v.dtype ~= t then v = v:astype(t) end
-    return core._searchsorted(a, v, side == "right")
+    return core.sort.searchsorted(a, v, side == "right")
   end
 
   local OPT_KEYS = { return_index = true, return_inverse = true, return_counts = true, axis = true,
@@ -244,11 +244,11 @@ return function(ga)
     local want_i, want_inv, want_c = opts.return_index, opts.return_inverse, opts.return_counts
     if not (want_i or want_inv or want_c) then
       local s = sorted(flat, 1)
-      return s[core._unique_flags(s)]
+      return s[core.sort.unique_flags(s)]
     end
     local idx = ga.argsort(flat)
     local s = flat:take(idx)
-    local m = core._unique_flags(s)
+    local m = core.sort.unique_flags(s)
     local out = { s[m] }
     if want_i then out[#out + 1] = idx[m] end
     if want_inv then

@@ -4,7 +4,7 @@
 -- for bool, int8..int64, uint8..uint64, float16/32/64, complex64/128) and
 -- the CUDA expression over in0, in1 and out0. `ops` overrides the
 -- expression for loops whose first input is one of the given type chars.
--- The C side (src/ufunc.c) turns each into an object that compiles its
+-- The C side (src/elementwise/ufunc.c) turns each into an object that compiles its
 -- loops through the elementwise engine on first use, one kernel per loop,
 -- operand dtypes and layout class.
 --
@@ -12,7 +12,7 @@
 -- first loop the promoted dtype casts to safely, so the order of the loops
 -- matters: narrow before wide, as in NumPy. float16 loops compute in
 -- float32; the helpers (ga_floor_divide, ga_maximum, ...) live in
--- kernels/math.cuh.
+-- kernels/common/math.cuh.
 return function(ga)
   local core = ga._core
 
@@ -156,7 +156,7 @@ return function(ga)
 
   local ufuncs = {}
   for _, d in ipairs(defs) do
-    local u = core._ufunc(d)
+    local u = core.elementwise.ufunc(d)
     ga[d.name] = u
     ufuncs[#ufuncs + 1] = d.name
   end
@@ -169,6 +169,6 @@ return function(ga)
   local internal = require "gpuarray.internal"
   internal.ufunc_defs = defs   -- for specs and tools
   internal.ufunc_names = ufuncs
-
-  core._install_operators(ga)
+  -- the operators (+, -, ..., x:add_(y), x:lt(y)) were bound to their
+  -- ufuncs as core.elementwise.ufunc made them (src/elementwise/operators.c)
 end

@@ -8,8 +8,8 @@ local core = ga._core
 local NAMES = ga.dtype_names()
 
 local function compile(wrappers)
-  local src = core._kernel_source("common") .. core._kernel_source("copy") .. table.concat(wrappers)
-  return core._compile(src, nil, 90)
+  local src = core.compile.kernel_source("common") .. core.compile.kernel_source("copy") .. table.concat(wrappers)
+  return core._test.compile(src, nil, 90)
 end
 
 describe("copy engine kernels compile for sm_90", function()
@@ -19,8 +19,8 @@ describe("copy engine kernels compile for sm_90", function()
       for j, from in ipairs(NAMES) do
         local wide = math.max(ga.dtype(to).itemsize, ga.dtype(from).itemsize)
         local v = math.max(1, 16 // wide)
-        w[#w + 1] = core._copy_wrapper("flat", ("k%d_%d"):format(i, j), to, from, v, 1, false)
-        w[#w + 1] = core._copy_wrapper("flat", ("k%d_%d_s"):format(i, j), to, from, 1, 1, true)
+        w[#w + 1] = core._test.copy_wrapper("flat", ("k%d_%d"):format(i, j), to, from, v, 1, false)
+        w[#w + 1] = core._test.copy_wrapper("flat", ("k%d_%d_s"):format(i, j), to, from, 1, 1, true)
       end
     end
     assert.is_true(compile(w) > 0)
@@ -30,8 +30,8 @@ describe("copy engine kernels compile for sm_90", function()
     local w = {}
     for i, to in ipairs(NAMES) do
       for j, from in ipairs(NAMES) do
-        w[#w + 1] = core._copy_wrapper("strided", ("k%d_%d"):format(i, j), to, from, 1, 1 + (i + j) % 4, false)
-        w[#w + 1] = core._copy_wrapper("strided", ("q%d_%d"):format(i, j), to, from, 1, 3, true)
+        w[#w + 1] = core._test.copy_wrapper("strided", ("k%d_%d"):format(i, j), to, from, 1, 1 + (i + j) % 4, false)
+        w[#w + 1] = core._test.copy_wrapper("strided", ("q%d_%d"):format(i, j), to, from, 1, 3, true)
       end
     end
     assert.is_true(compile(w) > 0)
@@ -41,7 +41,7 @@ describe("copy engine kernels compile for sm_90", function()
     local w = {}
     for i, to in ipairs(NAMES) do
       for j, from in ipairs(NAMES) do
-        w[#w + 1] = core._copy_wrapper("tiled", ("k%d_%d"):format(i, j), to, from)
+        w[#w + 1] = core._test.copy_wrapper("tiled", ("k%d_%d"):format(i, j), to, from)
       end
     end
     assert.is_true(compile(w) > 0)
@@ -50,17 +50,17 @@ describe("copy engine kernels compile for sm_90", function()
   it("fill and arange, every dtype", function()
     local w = {}
     for i, t in ipairs(NAMES) do
-      w[#w + 1] = core._copy_wrapper("fill", "f" .. i, t, t, math.max(1, 16 // ga.dtype(t).itemsize), 1, false)
-      w[#w + 1] = core._copy_wrapper("fill_strided", "s" .. i, t, t, 1, 2, false)
-      w[#w + 1] = core._copy_wrapper("fill_strided", "S" .. i, t, t, 1, 5, true)
-      w[#w + 1] = core._copy_wrapper("arange", "a" .. i, t, t)
+      w[#w + 1] = core._test.copy_wrapper("fill", "f" .. i, t, t, math.max(1, 16 // ga.dtype(t).itemsize), 1, false)
+      w[#w + 1] = core._test.copy_wrapper("fill_strided", "s" .. i, t, t, 1, 2, false)
+      w[#w + 1] = core._test.copy_wrapper("fill_strided", "S" .. i, t, t, 1, 5, true)
+      w[#w + 1] = core._test.copy_wrapper("arange", "a" .. i, t, t)
     end
     assert.is_true(compile(w) > 0)
   end)
 
   it("reports a compile error with the offending line", function()
     local err = helper.assert_gaerror(function()
-      core._compile(core._kernel_source("common") .. "\n__global__ void bad() { int x = ; }\n", nil, 90)
+      core._test.compile(core.compile.kernel_source("common") .. "\n__global__ void bad() { int x = ; }\n", nil, 90)
     end, "compile error")
     assert.truthy(err:find("int x = ;", 1, true))
   end)

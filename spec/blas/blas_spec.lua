@@ -12,7 +12,7 @@ end
 
 describe("libs: cuBLAS through the handle home", function()
   it("raises a gpuarray error for bad arguments, without a GPU too", function()
-    local ok, err = pcall(core._blas_dot, 1, 2)
+    local ok, err = pcall(core._test.blas_dot, 1, 2)
     assert.is_false(ok)
     assert.matches("^gpuarray: ", tostring(err))
   end)
@@ -22,7 +22,7 @@ describe("libs: cuBLAS through the handle home", function()
       for _, n in ipairs({ 1, 7, 1000, 4097 }) do
         local a, b = {}, {}
         for i = 1, n do a[i], b[i] = math.random() * 2 - 1, math.random() * 2 - 1 end
-        local r = core._blas_dot(ga.array(a, dt), ga.array(b, dt))
+        local r = core._test.blas_dot(ga.array(a, dt), ga.array(b, dt))
         assert.are.equal(dt, r.dtype)
         assert.are.same({}, r.shape)
         local want = lua_dot(a, b)
@@ -43,18 +43,18 @@ describe("libs: cuBLAS through the handle home", function()
     for _ = 1, 3 do
       local s = ga.Stream({ non_blocking = true })
       local _ <close> = s:scope()
-      local r = core._blas_dot(v, w)
+      local r = core._test.blas_dot(v, w)
       s:synchronize()
       assert.is_true(math.abs(r:item() - want) <= 1e-12 * n * (1 + math.abs(want)))
     end
-    assert.are.equal(0, core._blas_dot(ga.empty(0, "float32"), ga.empty(0, "float32")):item())
+    assert.are.equal(0, core._test.blas_dot(ga.empty(0, "float32"), ga.empty(0, "float32")):item())
   end)
 
   helper.gpu_it("mismatched dtypes and shapes raise naming the function", function()
-    local ok, err = pcall(core._blas_dot, ga.ones(3, "float32"), ga.ones(3, "float64"))
+    local ok, err = pcall(core._test.blas_dot, ga.ones(3, "float32"), ga.ones(3, "float64"))
     assert.is_false(ok)
     assert.matches("gpuarray: _blas_dot: float32 or float64", tostring(err))
-    ok, err = pcall(core._blas_dot, ga.ones(3), ga.ones(4))
+    ok, err = pcall(core._test.blas_dot, ga.ones(3), ga.ones(4))
     assert.is_false(ok)
     assert.matches("gpuarray: _blas_dot: vectors of one length", tostring(err))
   end)

@@ -4,7 +4,7 @@ local helper = require "helper"
 local ga = helper.ga
 local core = ga._core
 
-local parse = core._parse_params
+local parse = core._test.parse_params
 
 describe("kernel parameter lists", function()
   it("parses typed, placeholder and raw parameters", function()

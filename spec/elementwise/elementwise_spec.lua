@@ -4,11 +4,12 @@
 local helper = require "helper"
 local ga = helper.ga
 local core = ga._core
+local ek_source = core._test.elementwise_kernel_source
 
 local EK = ga.ElementwiseKernel
 
 local function compiles(src, opts)
-  return core._compile(src, opts, 90) > 0
+  return core._test.compile(src, opts, 90) > 0
 end
 
 describe("ElementwiseKernel", function()
@@ -83,7 +84,7 @@ describe("ElementwiseKernel", function()
   end)
 
   describe("generated code", function()
-    local function src(k, spec) return (k:_source(spec)) end
+    local function src(k, spec) return (ek_source(k, spec)) end
 
     it("compiles in every layout class for every kind of dtype", function()
       local g = EK("T x, T y", "T z", "z = x * y + _raw_x[i > 0 ? i - 1 : 0]", "gen")
@@ -118,14 +119,14 @@ describe("ElementwiseKernel", function()
       local p = EK("T x", "T z", "z = f(x) * scale", "pre", {
         preamble = "template <typename U> __device__ U f(U a) { return a + (U)FOO; }",
         loop_prep = "const T scale = (T)2;", after_loop = "(void)scale;", options = { "-DFOO=1" } })
-      local s, opts = p:_source { types = { "float64", "float64" } }
+      local s, opts = ek_source(p, { types = { "float64", "float64" } })
       assert.same({ "-DFOO=1" }, opts)
       assert.is_true(compiles(s, opts))
       assert.is_truthy(s:find("typedef double T;", 1, true))
       assert.is_true(s:find("typedef double T;", 1, true) < s:find("U f(U a)", 1, true))
       assert.is_truthy(s:find("extern \"C\" __global__ void pre(", 1, true))
       local q = EK("T x", "T z", "z = x", "opt1", { options = "-DBAR=2" })
-      local _, o = q:_source { types = { "int32", "int32" } }
+      local _, o = ek_source(q, { types = { "int32", "int32" } })
       assert.same({ "-DBAR=2" }, o)
     end)
 
@@ -147,13 +148,13 @@ describe("ElementwiseKernel", function()
 
     it("raises NVRTC's errors quoting the operation's line", function()
       local bad = EK("float32 x", "float32 z", "z = x +* 2", "bad")
-      local ok, err = pcall(core._compile, bad:_source { types = { "float32", "float32" } }, nil, 90)
+      local ok, err = pcall(core._test.compile, ek_source(bad, { types = { "float32", "float32" } }), nil, 90)
       assert.is_false(ok)
       assert.is_truthy(err:find("^gpuarray: "))
       assert.is_truthy(err:find("compile error", 1, true))
       assert.is_truthy(err:find(": z = x +* 2\n", 1, true))
       local multi = EK("float32 x", "float32 z", "float t = x;\nz = t + undefined_thing;", "bad2")
-      ok, err = pcall(core._compile, multi:_source { types = { "float32", "float32" } }, nil, 90)
+      ok, err = pcall(core._test.compile, ek_source(multi, { types = { "float32", "float32" } }), nil, 90)
       assert.is_false(ok)
       assert.is_truthy(err:find(": z = t + undefined_thing;\n", 1, true))
       assert.is_truthy(err:find('"undefined_thing" is undefined', 1, true))

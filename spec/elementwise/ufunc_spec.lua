@@ -23,7 +23,7 @@ local function words(s)
 end
 
 local function resolve(name, ...)
-  return ga[name]:_resolve(...)
+  return core.elementwise.resolve(ga[name], ...)
 end
 
 describe("ufuncs", function()
@@ -57,7 +57,7 @@ describe("ufuncs", function()
     -- first and last loops in every layout class
     for _, name in ipairs(require("gpuarray.internal").ufunc_names) do
       it(name, function()
-        assert.is_true(core._compile(core._ufunc_source(ga[name]), nil, 90) > 0)
+        assert.is_true(core._test.compile(core._test.ufunc_source(ga[name]), nil, 90) > 0)
       end)
     end
   end)
@@ -201,7 +201,7 @@ describe("ufuncs", function()
   end)
 
   describe("layout classes", function()
-    local L = core._ew_layout
+    local L = core._test.ew_layout
     local function op(strides, itemsize, ptr, out)
       return { strides = strides, itemsize = itemsize or 4, ptr = ptr or 4096, out = out }
     end

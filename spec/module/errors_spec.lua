@@ -61,7 +61,7 @@ end)
 -- solver/solver.c, fft/fft_plans.c, sparse/sparse.c, nccl/nccl_load.c) and
 -- are registered when the module opens; errors name the status from them.
 describe("library status names", function()
-  local status_name = ga._core._status_name
+  local status_name = ga._core._test.status_name
 
   it("come from each library's room", function()
     assert.equal("CUBLAS_STATUS_INVALID_VALUE", status_name("cuBLAS", 7))

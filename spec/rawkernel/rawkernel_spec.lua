@@ -211,23 +211,23 @@ extern "C" __global__ void s(int n, float a, double b, unsigned char u, long lon
   end
 
   it("compiles for sm_90 with NVRTC and reports compile errors with the line", function()
-    assert.is_true(ga.RawKernel(MY_ADD, "my_add"):_compile_for_arch(90) > 0)
-    assert.is_true(ga.RawKernel(TYPED, "typed"):_compile_for_arch(90) > 0)
+    assert.is_true(core._test.rawkernel_compile_for_arch(ga.RawKernel(MY_ADD, "my_add"), 90) > 0)
+    assert.is_true(core._test.rawkernel_compile_for_arch(ga.RawKernel(TYPED, "typed"), 90) > 0)
     local err = helper.assert_gaerror(function()
       local k = ga.RawKernel(BAD, "broken")     -- with a GPU this line raises
-      k:_compile_for_arch(90)
+      core._test.rawkernel_compile_for_arch(k, 90)
     end, "RawKernel 'broken': compile error")
     assert.truthy(err:find("line 3: x[i] = undefined_name + 1;", 1, true), err)
     assert.truthy(err:find("undefined_name", 1, true))
     helper.assert_gaerror(function()
       local m = ga.RawModule(BAD)               -- with a GPU this line raises
-      m:_compile_for_arch(90)
+      core._test.rawmodule_compile_for_arch(m, 90)
     end, "RawModule: compile error")
   end)
 
   it("compiles the GPU cases' kernels for sm_90", function()
     for i, src in ipairs { MIX, REVERSE, AXPB, STAT, BOUNDED } do
-      assert.is_true(core._compile(src, nil, 90) > 0, "source " .. i)
+      assert.is_true(core._test.compile(src, nil, 90) > 0, "source " .. i)
     end
   end)
 
@@ -237,9 +237,9 @@ extern "C" __global__ void s(int n, float a, double b, unsigned char u, long lon
       local ks = example_kernels("examples/" .. ex .. ".lua")
       assert.is_true(#ks >= 1, ex .. " makes no kernel")
       for _, k in ipairs(ks) do
-        assert.is_true(core._compile(k.src, k.opts.options, 90) > 0, ex)
+        assert.is_true(core._test.compile(k.src, k.opts.options, 90) > 0, ex)
         if k.name then
-          local params = core._sigfind(k.src, k.name).params
+          local params = core._test.sigfind(k.src, k.name).params
           for _, p in ipairs(params) do
             assert.are_not.equal("unknown", p.kind, ex .. ": " .. p.type)
           end
@@ -247,7 +247,7 @@ extern "C" __global__ void s(int n, float a, double b, unsigned char u, long lon
         seen = seen + 1
       end
     end
-    assert.is_true(core._compile(spin.SRC, nil, 90) > 0)
+    assert.is_true(core._test.compile(spin.SRC, nil, 90) > 0)
     assert.is_true(seen >= 4)
   end)
 end)
@@ -282,7 +282,7 @@ extern "C" __global__ void twice(float *x, int n) {
     helper.assert_gaerror(function() m:get_function("nothere") end, "get_function: the source has no kernel named")
     helper.assert_gaerror(function() ga.RawModule(SRC, { name_expressions = "axpb<float>", extra = 1 }) end,
                           "RawModule: unknown option 'extra'")
-    assert.is_true(ga.RawModule(SRC):_compile_for_arch(90) > 0)
+    assert.is_true(core._test.rawmodule_compile_for_arch(ga.RawModule(SRC), 90) > 0)
   end)
 end)
 

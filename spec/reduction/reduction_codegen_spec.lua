@@ -5,6 +5,7 @@
 local helper = require "helper"
 local ga = helper.ga
 local core = ga._core
+local rk_source = core._test.reduction_kernel_source
 
 local DTYPES = { "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                  "float16", "float32", "float64", "complex64", "complex128" }
@@ -12,14 +13,14 @@ local SIZE = { bool = 1, int8 = 1, int16 = 2, int32 = 4, int64 = 8, uint8 = 1, u
                uint64 = 8, float16 = 2, float32 = 4, float64 = 8, complex64 = 8, complex128 = 16 }
 
 local function compiles(src, opts)
-  local ok, err = pcall(core._compile, src, opts, 90)
+  local ok, err = pcall(core._test.compile, src, opts, 90)
   assert(ok, err)
 end
 
 local function vec_of(dt) return math.max(1, 16 // SIZE[dt]) end
 
 describe("reduction axes", function()
-  local axes = core._reduce_axes
+  local axes = core._test.reduce_axes
 
   it("reduces every axis without one", function()
     assert.same({ 1, 2, 3 }, axes(3, nil))
@@ -70,7 +71,7 @@ describe("built-in reductions", function()
   end)
 
   it("compile for sm_90: every reduction on float32", function()
-    for _, f in pairs(R) do compiles(core._reduction_source(f, "float32", { kind = "row", vec = 4 })) end
+    for _, f in pairs(R) do compiles(core._test.reduction_source(f, "float32", { kind = "row", vec = 4 })) end
   end)
 
   it("compile for sm_90: the accumulation, ordering and state types of every dtype", function()
@@ -84,23 +85,23 @@ describe("built-in reductions", function()
         if not (name == "ptp" and dt == "bool") then
           local v = kinds[(i + j) % #kinds + 1]
           v.vec = vec_of(dt)
-          compiles(core._reduction_source(R[name], dt, v))
+          compiles(core._test.reduction_source(R[name], dt, v))
           -- the kernel finishing split rows: the op and the output side alone
-          compiles(core._reduction_source(R[name], dt, { fin = true, idx64 = v.idx64 }))
+          compiles(core._test.reduction_source(R[name], dt, { fin = true, idx64 = v.idx64 }))
         end
       end
     end
   end)
 
   it("compile with dtype= and a cast to another out dtype", function()
-    compiles(core._reduction_source(R.sum, "int8", { kind = "row", vec = 16 }, { dtype = "float16" }))
-    compiles(core._reduction_source(R.mean, "int32", nil, { dtype = "float32", out = "float64" }))
-    compiles(core._reduction_source(R.std, "uint16", nil, { dtype = "complex64" }))
-    compiles(core._reduction_source(R.prod, "float64", nil, { out = "int32" }))
+    compiles(core._test.reduction_source(R.sum, "int8", { kind = "row", vec = 16 }, { dtype = "float16" }))
+    compiles(core._test.reduction_source(R.mean, "int32", nil, { dtype = "float32", out = "float64" }))
+    compiles(core._test.reduction_source(R.std, "uint16", nil, { dtype = "complex64" }))
+    compiles(core._test.reduction_source(R.prod, "float64", nil, { out = "int32" }))
   end)
 
   it("ptp is not defined on bool", function()
-    helper.assert_gaerror(function() core._reduction_source(R.ptp, "bool") end, "ptp: not supported for bool")
+    helper.assert_gaerror(function() core._test.reduction_source(R.ptp, "bool") end, "ptp: not supported for bool")
   end)
 end)
 
@@ -110,28 +111,28 @@ describe("ReductionKernel", function()
     assert.equal("l2norm", l2.name)
     assert.equal(1, l2.nin)
     assert.equal(1, l2.nout)
-    compiles(l2:_source({ "float32" }, { kind = "row", vec = 4 }))
-    compiles(l2:_source({ "float64" }, { kind = "col", vec = 1, ndk = 2, ndr = 2 }))
-    compiles(l2:_source({ "float16" }, { kind = "row", vec = 8 }))
-    compiles(l2:_source({ "float32" }, { fin = true }))
+    compiles(rk_source(l2, { "float32" }, { kind = "row", vec = 4 }))
+    compiles(rk_source(l2, { "float64" }, { kind = "col", vec = 1, ndk = 2, ndr = 2 }))
+    compiles(rk_source(l2, { "float16" }, { kind = "row", vec = 8 }))
+    compiles(rk_source(l2, { "float32" }, { fin = true }))
     local ss = ga.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sum_of_squares")
-    compiles(ss:_source({ "int32" }, { kind = "row", vec = 4 }))
-    compiles(ss:_source({ "complex128" }, { kind = "col" }))
-    compiles(ss:_source({ "complex128" }, { fin = true, idx64 = true }))
+    compiles(rk_source(ss, { "int32" }, { kind = "row", vec = 4 }))
+    compiles(rk_source(ss, { "complex128" }, { kind = "col" }))
+    compiles(rk_source(ss, { "complex128" }, { fin = true, idx64 = true }))
   end)
 
   it("compiles several inputs, scalars by value, fixed types and _i/_j", function()
     local k = ga.ReductionKernel("T x, T y, float64 w", "float64 z", "(x - y) * (x - y) * w + _j", "a + b",
                                  "z = a / _in_ind.size() * _out_ind.size() + _i", "0", "wsq",
                                  { reduce_type = "double" })
-    compiles(k:_source({ "float32", "float32", "float64" }, { kind = "col", ndk = 3, ndr = 2 }))
+    compiles(rk_source(k, { "float32", "float32", "float64" }, { kind = "col", ndk = 3, ndr = 2 }))
   end)
 
   it("compiles without an identity (the first element starts the reduction)", function()
     local k = ga.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", nil, "maxnoid")
     assert.is_nil(k.identity)
-    compiles(k:_source({ "float32" }))
-    compiles(k:_source({ "int64" }, { kind = "col" }))
+    compiles(rk_source(k, { "float32" }))
+    compiles(rk_source(k, { "int64" }, { kind = "col" }))
   end)
 
   it("takes a preamble, options and a struct reduce type", function()
@@ -145,19 +146,19 @@ __device__ acc merge(acc a, acc b) { return acc{a.s + b.s, a.n + b.n}; }
 ]],
       options = { "-DGA_TEST=1" },
     })
-    compiles(k:_source({ "float32" }))
+    compiles(rk_source(k, { "float32" }))
   end)
 
   it("quotes the user's expression in compile errors", function()
     local k = ga.ReductionKernel("T x", "T y", "x * * x", "a + b", "y = a", "0", "broken")
-    local err = helper.assert_gaerror(function() core._compile(k:_source({ "float32" }), nil, 90) end,
+    local err = helper.assert_gaerror(function() core._test.compile(rk_source(k, { "float32" }), nil, 90) end,
                                       "compile error")
     assert.is_truthy(err:find("x * * x", 1, true), err)
     local k2 = ga.ReductionKernel("T x", "T y", "x", "a +* b", "y = a", "0", "broken2")
-    err = helper.assert_gaerror(function() core._compile(k2:_source({ "float32" }), nil, 90) end)
+    err = helper.assert_gaerror(function() core._test.compile(rk_source(k2, { "float32" }), nil, 90) end)
     assert.is_truthy(err:find("a +* b", 1, true), err)
     local k3 = ga.ReductionKernel("T x", "T y", "x", "a + b", "y = undefined_thing(a)", "0", "broken3")
-    err = helper.assert_gaerror(function() core._compile(k3:_source({ "float32" }), nil, 90) end)
+    err = helper.assert_gaerror(function() core._test.compile(rk_source(k3, { "float32" }), nil, 90) end)
     assert.is_truthy(err:find("undefined_thing(a)", 1, true), err)
   end)
 
@@ -192,18 +193,18 @@ describe("scan kernels", function()
   it("compile for sm_90 for every dtype, both shapes", function()
     for i, dt in ipairs(DTYPES) do
       local op = i % 2 == 0 and "cumsum" or "cumprod"
-      compiles(core._scan_source(op, dt, nil, "tiles", 1 + i % 3))
+      compiles(core._test.scan_source(op, dt, nil, "tiles", 1 + i % 3))
       -- unaligned input or output: scalar accesses on that side
-      compiles(core._scan_source(op, dt, nil, "tiles", 1, i % 2 == 0, i % 2 == 1))
-      if i % 3 == 0 then compiles(core._scan_source(op, dt, nil, "rows", 2)) end
+      compiles(core._test.scan_source(op, dt, nil, "tiles", 1, i % 2 == 0, i % 2 == 1))
+      if i % 3 == 0 then compiles(core._test.scan_source(op, dt, nil, "rows", 2)) end
     end
-    compiles(core._scan_source("cumsum", "float32", nil, "tiles", 1, false, false))
+    compiles(core._test.scan_source("cumsum", "float32", nil, "tiles", 1, false, false))
     -- wide tiles (one block an SM) of the 4-byte accumulators
-    compiles(core._scan_source("cumsum", "float32", nil, "tiles", 1, true, true, true))
-    compiles(core._scan_source("cumprod", "float16", nil, "tiles", 4, true, false, true))
-    compiles(core._scan_source("cumprod", "complex64", nil, "tiles", 1))
-    compiles(core._scan_source("cumsum", "int32", "float16", "tiles", 8))
-    compiles(core._scan_source("cumprod", "float16", "complex128", "rows", 4))
+    compiles(core._test.scan_source("cumsum", "float32", nil, "tiles", 1, true, true, true))
+    compiles(core._test.scan_source("cumprod", "float16", nil, "tiles", 4, true, false, true))
+    compiles(core._test.scan_source("cumprod", "complex64", nil, "tiles", 1))
+    compiles(core._test.scan_source("cumsum", "int32", "float16", "tiles", 8))
+    compiles(core._test.scan_source("cumprod", "float16", "complex128", "rows", 4))
   end)
 end)
 
@@ -211,15 +212,15 @@ describe("mask kernels", function()
   it("compile for sm_90 for every dtype", function()
     local kinds = { "coords", "scatter", "fill" }
     for i, dt in ipairs(DTYPES) do
-      compiles(core._mask_source("count", dt, nil))
-      compiles(core._mask_source("copy", "bool", dt))
+      compiles(core._test.mask_source("count", dt, nil))
+      compiles(core._test.mask_source("copy", "bool", dt))
       local kind = kinds[i % 3 + 1]
-      if kind == "coords" then compiles(core._mask_source("coords", dt, nil, 1 + i % 4))
-      else compiles(core._mask_source(kind, "bool", dt, 1 + i % 4, i % 2 == 0)) end
+      if kind == "coords" then compiles(core._test.mask_source("coords", dt, nil, 1 + i % 4))
+      else compiles(core._test.mask_source(kind, "bool", dt, 1 + i % 4, i % 2 == 0)) end
     end
-    compiles(core._mask_source("offsets"))
-    compiles(core._mask_source("copy", "bool", "float32", 1, false, false, false))
-    compiles(core._mask_source("copy", "bool", "complex128", 1, false, true, false))
-    compiles(core._mask_source("count", "int16", nil, 1, false, false))
+    compiles(core._test.mask_source("offsets"))
+    compiles(core._test.mask_source("copy", "bool", "float32", 1, false, false, false))
+    compiles(core._test.mask_source("copy", "bool", "complex128", 1, false, true, false))
+    compiles(core._test.mask_source("count", "int16", nil, 1, false, false))
   end)
 end)

@@ -196,7 +196,7 @@ describe("scans #gpu", function()
     -- only for arrays of tens of millions of elements: force them here
     local core = ga._core
     for _, scale in ipairs { 2, 4 } do
-      core._scan_wide(scale)
+      core._test.scan_wide(scale)
       local ok, err = pcall(function()
         for _, case in ipairs { { { (1 << 20) + 3 }, 1 }, { { 3, 300001 }, 2 } } do
           local shape, axis = case[1], case[2]
@@ -211,7 +211,7 @@ describe("scans #gpu", function()
           end
         end
       end)
-      core._scan_wide(0)
+      core._test.scan_wide(0)
       assert(ok, err)
     end
   end)

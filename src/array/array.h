@@ -194,6 +194,11 @@ void ga_new_arraylike(lua_State *L, const char *mt, const ga_arraylike *t);
 int ga_result_type(lua_State *L, int first, int n, const char *fname);
 
 void ga_open_dtype(lua_State *L);     /* into the module table on top */
+/* dtype_table.c: NumPy's type character of each dtype ("?bhilBHILefdFD", by
+** id), the dtype of one (-1: none), and core.ndarray.dtypes */
+extern const char ga_dtype_chars[GA_NDTYPES + 1];
+int ga_dtype_of_char(char c);
+void ga_open_dtype_table(lua_State *L);
 void ga_open_shape(lua_State *L);
 void ga_open_scalar(lua_State *L);
 void ga_open_ndarray(lua_State *L);   /* metatable, methods */

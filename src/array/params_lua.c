@@ -66,11 +66,11 @@ static int l_parse_params(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg params_funcs[] = {
-  {"_parse_params", l_parse_params},
+static const luaL_Reg params_funcs_test[] = {
+  {"parse_params", l_parse_params},
   {NULL, NULL}
 };
 
 void ga_open_params(lua_State *L) {
-  ga_setfuncs(L, params_funcs);
+  ga_setprivate(L, GA_TEST, params_funcs_test);
 }

@@ -39,6 +39,7 @@ typedef struct ga_state {
   int default_dtype;      /* ga.set_default_dtype */
   const void *array_mt;   /* the ndarray metatable (identity), set by ga_open_ndarray */
   ga_capture *capture;    /* the stream capture this state began (graph.c), or NULL */
+  int tracing;            /* a tracer is set (ga_trace_offer) */
 } ga_state;
 
 /* The context of L; every C function of the module has it as upvalue 1,
@@ -50,12 +51,26 @@ void ga_state_push(lua_State *L);       /* the context userdata, for closures */
 ga_state *ga_state_open(lua_State *L);
 
 /* Lua functions that C calls back, in fixed slots of the state (set from
-** Lua once, with core._set_hooks{repr = f, ...}), never looked up by name
+** Lua once, with core.ndarray.set_hooks{repr = f, ...}), never looked up by name
 ** on a hot path */
-typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_NHOOKS } ga_hook;
+typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_HOOK_TRACE, GA_NHOOKS } ga_hook;
 /* Push hook h; returns 0 (and pushes nothing) when it was never set */
 int ga_push_hook(lua_State *L, ga_hook h);
-void ga_open_state(lua_State *L);      /* core._set_hooks */
+void ga_open_state(lua_State *L);      /* core.ndarray.set_hooks, .set_tracer */
+
+/* The one dispatch point of tracing (ga.fuse now, lazy evaluation later).
+** core.ndarray.set_tracer(t) (lua/gpuarray/internal.lua's set_tracer, never
+** called directly) sets the state's tracer, a function
+**   t(what, f, ...) -> true, results...  |  false
+** that is offered a call before it runs: what = "ufunc" (f the ufunc, from
+** its __call), "reduce" (f the reduction's name, from ga.sum(x) and the
+** other built-ins when x is no ndarray), "where" and "clip" (from the Lua
+** functions). A tracer that finds none of its values among the arguments
+** answers false and the call runs as usual. ga_trace_offer calls it with
+** what, the value at f and the values first..last; it returns the count of
+** results left on top of the stack, or -1 (nothing left) when the call is
+** the caller's to run. Call it only while ctx->tracing. */
+int ga_trace_offer(lua_State *L, const char *what, int f, int first, int last);
 
 /* t.k = v for the table t on top (result tables of the module) */
 void ga_setint(lua_State *L, const char *k, lua_Integer v);
@@ -64,6 +79,16 @@ void ga_setstr(lua_State *L, const char *k, const char *v);
 
 /* Register funcs into the table on top with the context as their upvalue */
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
+/* The private surface: funcs go into core.<room> (the module table on top;
+** the room's table made on first use), never onto the public ga table.
+** One table per feature room or layer that the Lua side calls
+** (core.elementwise.ufunc, core.runtime.now, ...), and GA_TEST ("_test")
+** for the hooks only specs, fuzzers, bench and tools call. Every such table
+** has the metatable GA_PRIVATE_MT, which is how init.lua tells them from
+** the public names. */
+#define GA_TEST "_test"
+#define GA_PRIVATE_MT "gpuarray.private"
+void ga_setprivate(lua_State *L, const char *room, const luaL_Reg *funcs);
 /* Metatable mt with the metamethods meta (context upvalue) and an __index
 ** closure index(self, key) over the context and a table of methods */
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,

@@ -82,11 +82,11 @@ static int l_status_name(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg errors_funcs[] = {
-  {"_status_name", l_status_name},
+static const luaL_Reg errors_funcs_test[] = {
+  {"status_name", l_status_name},
   {NULL, NULL}
 };
 
 void ga_open_errors(lua_State *L) {
-  ga_setfuncs(L, errors_funcs);
+  ga_setprivate(L, GA_TEST, errors_funcs_test);
 }

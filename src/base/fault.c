@@ -87,12 +87,12 @@ static int l_gc_stress(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg fault_funcs[] = {
-  {"_fault", l_fault},
-  {"_gc_stress", l_gc_stress},
+static const luaL_Reg fault_funcs_test[] = {
+  {"fault", l_fault},
+  {"gc_stress", l_gc_stress},
   {NULL, NULL}
 };
 
 void ga_open_fault(lua_State *L) {
-  ga_setfuncs(L, fault_funcs);
+  ga_setprivate(L, GA_TEST, fault_funcs_test);
 }

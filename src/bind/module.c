@@ -14,7 +14,7 @@ static const ga_opener openers[] = {
   /* base */
   ga_open_state, ga_open_errors,
   /* array */
-  ga_open_dtype, ga_open_shape, ga_open_scalar, ga_open_ndarray, ga_open_create, ga_open_transfer,
+  ga_open_dtype, ga_open_dtype_table, ga_open_shape, ga_open_scalar, ga_open_ndarray, ga_open_create, ga_open_transfer,
   ga_open_index, ga_open_copy, ga_open_pinned,
   /* runtime and compile */
   ga_open_cuda, ga_open_device, ga_open_stream, ga_open_pool, ga_open_graph, ga_open_compile,

@@ -56,12 +56,12 @@ static int l_blas_dot(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg blas_funcs[] = {
-  {"_blas_dot", l_blas_dot},
+static const luaL_Reg blas_funcs_test[] = {
+  {"blas_dot", l_blas_dot},
   {NULL, NULL}
 };
 
 void ga_open_blas(lua_State *L) {
   ga_status_register(ga_cublas.name, ga_cublas.status);
-  ga_setfuncs(L, blas_funcs);
+  ga_setprivate(L, GA_TEST, blas_funcs_test);
 }

@@ -284,13 +284,18 @@ static int l_diag_view(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg matmul_funcs[] = {
-  {"_matmul", l_matmul},
-  {"_diag_view", l_diag_view},
-  {"_matmul_int_source", l_matmul_int_source},
+static const luaL_Reg matmul_funcs_blas[] = {
+  {"matmul", l_matmul},
+  {"diag_view", l_diag_view},
+  {NULL, NULL}
+};
+
+static const luaL_Reg matmul_funcs_test[] = {
+  {"matmul_int_source", l_matmul_int_source},
   {NULL, NULL}
 };
 
 void ga_open_matmul(lua_State *L) {
-  ga_setfuncs(L, matmul_funcs);
+  ga_setprivate(L, "blas", matmul_funcs_blas);
+  ga_setprivate(L, GA_TEST, matmul_funcs_test);
 }

@@ -436,7 +436,7 @@ static const char *dtype_field(lua_State *L, int t, int i, const char *key) {
   return s;
 }
 
-/* Push the source of variant v for the dtypes bd binds (_source and
+/* Push the source of variant v for the dtypes bd binds (the source hook and
 ** compile show and compile what a call would) */
 static void push_generated(lua_State *L, const ga_ek *k, const binding *bd, const int *kind,
                            const ga_ewvariant *v) {
@@ -452,7 +452,7 @@ static void push_generated(lua_State *L, const ga_ek *k, const binding *bd, cons
   ga_buf_free(&src);
 }
 
-/* k:_source{types = {dtype per parameter}, scalar = {[j] = true},
+/* core._test.elementwise_kernel_source(k, {types = {dtype per parameter}, scalar = {[j] = true},
 ** layout = "flat"|"strided"|"vin", vec =, nd =, idx64 =, raw_nd = {[j] = nd},
 ** raw_contig = {[j] = bool}} -> source, {NVRTC options}: the code a call
 ** with those arguments would compile, for specs without a GPU */
@@ -578,7 +578,6 @@ static int l_ek_index(lua_State *L) {
   if (strcmp(key, "nin") == 0) lua_pushinteger(L, k->in.n);
   else if (strcmp(key, "nout") == 0) lua_pushinteger(L, k->out.n);
   else if (strcmp(key, "nargs") == 0) lua_pushinteger(L, k->in.n + k->out.n);
-  else if (strcmp(key, "_source") == 0) lua_pushcfunction(L, l_ek_source);
   else if (strcmp(key, "compile") == 0) lua_pushcfunction(L, l_ek_compile);
   else if (strcmp(key, "no_return") == 0) lua_pushboolean(L, k->no_return);
   else if (strcmp(key, "reduce_dims") == 0) lua_pushboolean(L, k->reduce_dims);
@@ -604,7 +603,12 @@ static const luaL_Reg ek_meta[] = {
 
 static const luaL_Reg ek_funcs[] = {
   {"ElementwiseKernel", l_ek_new},
-  {"_ew_layout", ga_l_ew_layout},
+  {NULL, NULL}
+};
+
+static const luaL_Reg ek_funcs_test[] = {
+  {"ew_layout", ga_l_ew_layout},
+  {"elementwise_kernel_source", l_ek_source},
   {NULL, NULL}
 };
 
@@ -617,4 +621,5 @@ void ga_open_elementwise(lua_State *L) {
   lua_setfield(L, -2, "__call");
   lua_pop(L, 1);
   ga_setfuncs(L, ek_funcs);
+  ga_setprivate(L, GA_TEST, ek_funcs_test);
 }

@@ -200,7 +200,11 @@ ga_ufunc *ga_toufunc(lua_State *L, int idx);
 ** no Lua tables; the result userdata is the only allocation. */
 int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, int dtype);
 
-void ga_open_ufunc(lua_State *L);       /* _ufunc, _ufunc_source */
-void ga_open_operators(lua_State *L);   /* _install_operators */
+/* operators.c: the ufunc at idx was made under name: the operators and
+** methods bound to that name (__add and add_ to "add", ...) now call it */
+void ga_operators_bind(lua_State *L, const char *name, int idx);
+
+void ga_open_ufunc(lua_State *L);       /* core.elementwise.ufunc, .resolve */
+void ga_open_operators(lua_State *L);   /* < and <= on 0-d arrays */
 
 #endif

@@ -2,7 +2,10 @@
 ** operators.c: ndarray arithmetic metamethods, the comparison methods and
 ** the in-place methods, each a C closure over its ufunc (upvalue 2), so
 ** that a + b goes straight to ga_ufunc_apply: no lookup by name, no table.
-** Installed by lua/gpuarray/ufuncs.lua once the ufuncs exist.
+** The link from operator to ufunc is this file's tables: when the ufunc
+** maker (ufunc.c) makes the ufunc "add" from its definition, it calls
+** ga_operators_bind, which installs __add and add_ over it. Nothing reads
+** the public ga table.
 **
 ** Lua turns the results of == and < into booleans, so element-wise
 ** comparisons are methods (x:lt(y)); < and <= compare the values of 0-d
@@ -175,23 +178,30 @@ static const binding methods[] = {
   {NULL, NULL, NULL}
 };
 
-/* Set each binding's closure into the table on top; ufuncs at idx */
-static void install(lua_State *L, int ufuncs, const binding *b) {
+/* The bindings of ufunc name into the table on top, over the ufunc at idx */
+static void install(lua_State *L, const binding *b, const char *name, int idx) {
   for (; b->key; b++) {
-    lua_getfield(L, ufuncs, b->ufunc);
-    if (!ga_toufunc(L, -1)) ga_error(L, "_install_operators: no ufunc '%s'", b->ufunc);
+    if (strcmp(b->ufunc, name) != 0) continue;
     ga_state_push(L);
-    lua_insert(L, -2);
+    lua_pushvalue(L, idx);
     lua_pushcclosure(L, b->fn, 2);
     lua_setfield(L, -2, b->key);
   }
 }
 
-/* core._install_operators(ga): metamethods and methods over ga's ufuncs */
-static int l_install(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_getmetatable(L, GA_ARRAY_MT);
-  install(L, 1, metamethods);
+void ga_operators_bind(lua_State *L, const char *name, int idx) {
+  idx = lua_absindex(L, idx);
+  luaL_newmetatable(L, GA_ARRAY_MT);   /* the ndarray's (made here if its opener runs later) */
+  install(L, metamethods, name, idx);
+  lua_pop(L, 1);
+  ga_push_methods(L);
+  install(L, methods, name, idx);
+  lua_pop(L, 1);
+}
+
+/* < and <= need no ufunc */
+void ga_open_operators(lua_State *L) {
+  luaL_newmetatable(L, GA_ARRAY_MT);
   ga_state_push(L);
   lua_pushcclosure(L, l_lt, 1);
   lua_setfield(L, -2, "__lt");
@@ -199,17 +209,4 @@ static int l_install(lua_State *L) {
   lua_pushcclosure(L, l_le, 1);
   lua_setfield(L, -2, "__le");
   lua_pop(L, 1);
-  ga_push_methods(L);
-  install(L, 1, methods);
-  lua_pop(L, 1);
-  return 0;
-}
-
-static const luaL_Reg operator_funcs[] = {
-  {"_install_operators", l_install},
-  {NULL, NULL}
-};
-
-void ga_open_operators(lua_State *L) {
-  ga_setfuncs(L, operator_funcs);
 }

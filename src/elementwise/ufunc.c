@@ -37,21 +37,8 @@ struct ga_ufunc {
   ga_ewcache cache;
 };
 
-static const char type_chars[] = "?bhilBHILefdFD";
-static const int char_dtype[] = {GA_BOOL, GA_INT8, GA_INT16, GA_INT32, GA_INT64, GA_UINT8, GA_UINT16,
-                                 GA_UINT32, GA_UINT64, GA_FLOAT16, GA_FLOAT32, GA_FLOAT64,
-                                 GA_COMPLEX64, GA_COMPLEX128};
-
-static int dtype_of_char(char c) {
-  const char *p = c ? strchr(type_chars, c) : NULL;
-  return p ? char_dtype[p - type_chars] : -1;
-}
-
-static char char_of_dtype(int t) {
-  for (int i = 0; type_chars[i]; i++)
-    if (char_dtype[i] == t) return type_chars[i];
-  return '?';
-}
+static int dtype_of_char(char c) { return ga_dtype_of_char(c); }
+static char char_of_dtype(int t) { return t >= 0 && t < GA_NDTYPES ? ga_dtype_chars[t] : '?'; }
 
 /* float16 is stored as float16 and computed in float32 */
 static int compute_of(int t) { return t == GA_FLOAT16 ? GA_FLOAT32 : t; }
@@ -308,6 +295,10 @@ static ga_ufunc *call_self(lua_State *L) {
 static int l_ufunc_call(lua_State *L) {
   ga_ufunc *u = call_self(L);
   int top = lua_gettop(L);
+  if (ga_ctx(L)->tracing) {             /* ga.fuse is recording (base.h: ga_trace_offer) */
+    int n = ga_trace_offer(L, "ufunc", 1, 2, top);
+    if (n >= 0) return n;
+  }
   int nin = u->nin;
   if (top < nin + 1)
     ga_error(L, "%s: takes %d input%s, got %d", u->name, nin, nin == 1 ? "" : "s", top - 1);
@@ -359,7 +350,7 @@ static const char *def_string(lua_State *L, int def, int uv, const char *key, in
   return s;
 }
 
-/* core._ufunc{name=, nin=, loops={"ff->f", ...}, op=, ops={[chars]=op},
+/* core.elementwise.ufunc{name=, nin=, loops={"ff->f", ...}, op=, ops={[chars]=op},
 ** types=, bool_error=} -> ufunc */
 static int l_ufunc_new(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -426,6 +417,7 @@ static int l_ufunc_new(lua_State *L) {
     }
   }
   lua_settop(L, self);
+  ga_operators_bind(L, u->name, self);   /* a + b calls "add" from now on */
   return 1;
 }
 
@@ -449,7 +441,7 @@ static void push_sig(lua_State *L, const ga_ufunc *u, const uloop *lp) {
   lua_pushlstring(L, s, (size_t)n);
 }
 
-/* u:_resolve(a[, b][, {dtype=}]) -> result dtype, loop signature: the
+/* core.elementwise.resolve(u, a[, b][, {dtype=}]) -> result dtype, loop signature: the
 ** loop a call would take; dtype names stand for arrays of that dtype */
 static int l_ufunc_resolve(lua_State *L) {
   ga_ufunc *u = check_ufunc(L, 1);
@@ -541,8 +533,6 @@ static int l_ufunc_index(lua_State *L) {
       push_sig(L, u, &u->loops[l]);
       lua_rawseti(L, -2, l + 1);
     }
-  } else if (strcmp(k, "_resolve") == 0) {
-    lua_pushcfunction(L, l_ufunc_resolve);
   } else {
     lua_pushnil(L);
   }
@@ -561,9 +551,14 @@ static const luaL_Reg ufunc_meta[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg ufunc_funcs[] = {
-  {"_ufunc", l_ufunc_new},
-  {"_ufunc_source", l_ufunc_source},
+static const luaL_Reg ufunc_funcs_elementwise[] = {
+  {"ufunc", l_ufunc_new},
+  {"resolve", l_ufunc_resolve},
+  {NULL, NULL}
+};
+
+static const luaL_Reg ufunc_funcs_test[] = {
+  {"ufunc_source", l_ufunc_source},
   {NULL, NULL}
 };
 
@@ -577,5 +572,6 @@ void ga_open_ufunc(lua_State *L) {
   lua_pushcclosure(L, l_ufunc_call, 4);   /* see UV_MT */
   lua_setfield(L, -2, "__call");
   lua_pop(L, 1);
-  ga_setfuncs(L, ufunc_funcs);
+  ga_setprivate(L, "elementwise", ufunc_funcs_elementwise);
+  ga_setprivate(L, GA_TEST, ufunc_funcs_test);
 }

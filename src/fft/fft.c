@@ -131,14 +131,14 @@ static int l_fft_set_cache_size(lua_State *L) {
   return 0;
 }
 
-static const luaL_Reg funcs[] = {
-  {"_fft_exec", l_fft_exec},
-  {"_fft_cache_info", l_fft_cache_info},
-  {"_fft_set_cache_size", l_fft_set_cache_size},
+static const luaL_Reg funcs_fft[] = {
+  {"exec", l_fft_exec},
+  {"cache_info", l_fft_cache_info},
+  {"set_cache_size", l_fft_set_cache_size},
   {NULL, NULL}
 };
 
 void ga_open_fft(lua_State *L) {
   ga_status_register("cuFFT", ga_cufft_status);
-  ga_setfuncs(L, funcs);
+  ga_setprivate(L, "fft", funcs_fft);
 }

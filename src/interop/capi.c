@@ -263,11 +263,11 @@ void ga_set_stream(lua_State *L, cudaStream_t s) {
   lua_pop(L, 1);
 }
 
-static const luaL_Reg capi_funcs[] = {
-  {"_capi_desc", l_capi_desc},
+static const luaL_Reg capi_funcs_test[] = {
+  {"capi_desc", l_capi_desc},
   {NULL, NULL}
 };
 
 void ga_open_capi(lua_State *L) {
-  ga_setfuncs(L, capi_funcs);
+  ga_setprivate(L, GA_TEST, capi_funcs_test);
 }

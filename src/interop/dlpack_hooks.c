@@ -148,14 +148,14 @@ static int l_read(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg hook_funcs[] = {
-  {"_dlpack_make", l_make},
-  {"_dlpack_deleted", l_deleted},
-  {"_dlpack_delete", l_delete},
-  {"_dlpack_read", l_read},
+static const luaL_Reg hook_funcs_test[] = {
+  {"dlpack_make", l_make},
+  {"dlpack_deleted", l_deleted},
+  {"dlpack_delete", l_delete},
+  {"dlpack_read", l_read},
   {NULL, NULL}
 };
 
 void ga_open_dlpack_hooks(lua_State *L) {
-  ga_setfuncs(L, hook_funcs);
+  ga_setprivate(L, GA_TEST, hook_funcs_test);
 }

@@ -1,5 +1,5 @@
 /*
-** nccl.c: NCCL communicators and collectives on ndarrays (core._nccl; the
+** nccl.c: NCCL communicators and collectives on ndarrays (core.nccl; the
 ** public ga.nccl is lua/gpuarray/nccl.lua). A communicator is an object
 ** of the shared header, owned by the collector: __gc, __close and
 ** destroy() free it, abort() abandons what it has in flight. Collectives
@@ -553,14 +553,13 @@ static const luaL_Reg nccl_funcs[] = {
 void ga_open_nccl(lua_State *L) {
   ga_status_register("NCCL", ga_nccl_status);
   ga_new_type(L, COMM_MT, comm_meta, comm_methods, l_comm_index);
-  lua_newtable(L);
-  ga_setfuncs(L, nccl_funcs);
+  ga_setprivate(L, "nccl", nccl_funcs);
   /* the method table (the __index closure's upvalue 2): nccl.lua wraps the
   ** collectives so that they run with their communicator's device current */
+  lua_getfield(L, -1, "nccl");
   luaL_getmetatable(L, COMM_MT);
   lua_getfield(L, -1, "__index");
   lua_getupvalue(L, -1, 2);
   lua_setfield(L, -4, "methods");
-  lua_pop(L, 2);
-  lua_setfield(L, -2, "_nccl");
+  lua_pop(L, 3);
 }

@@ -169,12 +169,17 @@ static int l_random_source(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"_random_fill", l_random_fill},
-  {"_random_source", l_random_source},
+static const luaL_Reg funcs_random[] = {
+  {"fill", l_random_fill},
+  {NULL, NULL}
+};
+
+static const luaL_Reg funcs_test[] = {
+  {"random_source", l_random_source},
   {NULL, NULL}
 };
 
 void ga_open_random(lua_State *L) {
-  ga_setfuncs(L, funcs);
+  ga_setprivate(L, "random", funcs_random);
+  ga_setprivate(L, GA_TEST, funcs_test);
 }

@@ -719,7 +719,6 @@ static int l_ctype(lua_State *L) {
 
 static const luaL_Reg kernel_methods[] = {
   {"set_max_dynamic_shared_mem", l_set_max_dynamic_shared_mem},
-  {"_compile_for_arch", l_kernel_compile_for_arch},
   {NULL, NULL}
 };
 
@@ -731,7 +730,6 @@ static const luaL_Reg kernel_meta[] = {
 
 static const luaL_Reg module_methods[] = {
   {"get_function", l_get_function},
-  {"_compile_for_arch", l_module_compile_for_arch},
   {NULL, NULL}
 };
 
@@ -743,9 +741,15 @@ static const luaL_Reg module_meta[] = {
 static const luaL_Reg rawkernel_funcs[] = {
   {"RawKernel", l_rawkernel},
   {"RawModule", l_rawmodule},
-  {"_sigparse", l_sigparse},
-  {"_sigfind", l_sigfind},
-  {"_ctype", l_ctype},
+  {NULL, NULL}
+};
+
+static const luaL_Reg rawkernel_funcs_test[] = {
+  {"sigparse", l_sigparse},
+  {"sigfind", l_sigfind},
+  {"ctype", l_ctype},
+  {"rawkernel_compile_for_arch", l_kernel_compile_for_arch},
+  {"rawmodule_compile_for_arch", l_module_compile_for_arch},
   {NULL, NULL}
 };
 
@@ -755,4 +759,5 @@ void ga_open_rawkernel(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kernel_mt_key);
   ga_new_type(L, GA_RAWMODULE_MT, module_meta, module_methods, l_module_index);
   ga_setfuncs(L, rawkernel_funcs);
+  ga_setprivate(L, GA_TEST, rawkernel_funcs_test);
 }

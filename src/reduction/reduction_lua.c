@@ -154,7 +154,15 @@ static int l_builtin_call(lua_State *L) {
   const char *fname = bi->name;
   ga_state *ctx = ga_ctx(L);
   ga_array *x = ga_toarray(L, 1);
-  if (!x) return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, 1));
+  if (!x) {
+    if (ctx->tracing) {                 /* ga.fuse is recording (base.h: ga_trace_offer) */
+      int top = lua_gettop(L);
+      lua_pushstring(L, fname);
+      int n = ga_trace_offer(L, "reduce", top + 1, 1, top);
+      if (n >= 0) return n;
+    }
+    return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, 1));
+  }
   ga_checkarray(L, 1);
   red_opts o = { 0, 0, -1, NULL, 0, 0.0 };
   int t2 = lua_type(L, 2), opts_idx = 0;
@@ -692,7 +700,7 @@ static void bind_dtypes(lua_State *L, const red_kernel *k, const int *t, const c
   }
 }
 
-/* k:_source({dtype per input (nil: the placeholder's first binding)...}[, variant]) */
+/* core._test.reduction_kernel_source(k, {dtype per input (nil: the placeholder's first binding)...}[, variant]) */
 static int l_kernel_source(lua_State *L) {
   red_kernel *k = check_kernel(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
@@ -752,9 +760,18 @@ static int l_reduce_axes(lua_State *L) {
 
 static const luaL_Reg funcs[] = {
   {"ReductionKernel", l_reduction_kernel},
-  {"_reduction_builtin", l_reduction_builtin},
-  {"_reduction_source", l_builtin_source},
-  {"_reduce_axes", l_reduce_axes},
+  {NULL, NULL}
+};
+
+static const luaL_Reg funcs_reduction[] = {
+  {"builtin", l_reduction_builtin},
+  {NULL, NULL}
+};
+
+static const luaL_Reg funcs_test[] = {
+  {"reduction_source", l_builtin_source},
+  {"reduction_kernel_source", l_kernel_source},
+  {"reduce_axes", l_reduce_axes},
   {NULL, NULL}
 };
 
@@ -766,13 +783,14 @@ static const luaL_Reg kernel_meta[] = {
 };
 
 static const luaL_Reg kernel_methods[] = {
-  {"_source", l_kernel_source},
   {"compile", l_kernel_compile},
   {NULL, NULL}
 };
 
 void ga_open_reduction(lua_State *L) {
   ga_setfuncs(L, funcs);
+  ga_setprivate(L, "reduction", funcs_reduction);
+  ga_setprivate(L, GA_TEST, funcs_test);
   luaL_newmetatable(L, GA_REDKERNEL_MT);
   ga_setfuncs(L, kernel_meta);
   lua_newtable(L);

@@ -392,14 +392,14 @@ static const luaL_Reg graph_meta[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg graph_funcs[] = {
-  {"_abort_capture", l_abort_capture},
-  {"_check_stream", l_check_stream},
-  {"_sync_guard", l_sync_guard},
+static const luaL_Reg graph_funcs_runtime[] = {
+  {"abort_capture", l_abort_capture},
+  {"check_stream", l_check_stream},
+  {"sync_guard", l_sync_guard},
   {NULL, NULL}
 };
 
 void ga_open_graph(lua_State *L) {
   ga_new_type(L, GA_GRAPH_MT, graph_meta, graph_methods, l_graph_index);
-  ga_setfuncs(L, graph_funcs);
+  ga_setprivate(L, "runtime", graph_funcs_runtime);
 }

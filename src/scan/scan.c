@@ -425,8 +425,12 @@ static int l_scan_source(lua_State *L) {
 static const luaL_Reg funcs[] = {
   {"cumsum", l_cumsum},
   {"cumprod", l_cumprod},
-  {"_scan_source", l_scan_source},
-  {"_scan_wide", l_scan_wide},
+  {NULL, NULL}
+};
+
+static const luaL_Reg funcs_test[] = {
+  {"scan_source", l_scan_source},
+  {"scan_wide", l_scan_wide},
   {NULL, NULL}
 };
 
@@ -438,6 +442,7 @@ static const luaL_Reg methods[] = {
 
 void ga_open_scan(lua_State *L) {
   ga_setfuncs(L, funcs);
+  ga_setprivate(L, GA_TEST, funcs_test);
   ga_push_methods(L);
   ga_setfuncs(L, methods);
   lua_pop(L, 1);

@@ -450,15 +450,20 @@ static int l_gather_force64(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg gather_funcs[] = {
-  {"_take", l_take},
-  {"_scatter", l_scatter},
-  {"_put", l_put},
-  {"_gather_wrapper", l_gather_wrapper},
-  {"_gather_force64", l_gather_force64},
+static const luaL_Reg gather_funcs_select[] = {
+  {"take", l_take},
+  {"scatter", l_scatter},
+  {"put", l_put},
+  {NULL, NULL}
+};
+
+static const luaL_Reg gather_funcs_test[] = {
+  {"gather_wrapper", l_gather_wrapper},
+  {"gather_force64", l_gather_force64},
   {NULL, NULL}
 };
 
 void ga_open_gather(lua_State *L) {
-  ga_setfuncs(L, gather_funcs);
+  ga_setprivate(L, "select", gather_funcs_select);
+  ga_setprivate(L, GA_TEST, gather_funcs_test);
 }

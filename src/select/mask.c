@@ -373,19 +373,31 @@ static int l_mask_source(lua_State *L) {
 static const luaL_Reg funcs[] = {
   {"nonzero", l_nonzero},
   {"argwhere", l_argwhere},
-  {"_mask_source", l_mask_source},
+  {NULL, NULL}
+};
+
+static const luaL_Reg funcs_test[] = {
+  {"mask_source", l_mask_source},
+  {NULL, NULL}
+};
+
+/* x[mask] and x[mask] = v reach these through the index hooks
+** (lua/gpuarray/select.lua), not the method table */
+static const luaL_Reg funcs_select[] = {
+  {"mask_get", l_mask_get},
+  {"mask_set", l_mask_set},
   {NULL, NULL}
 };
 
 static const luaL_Reg methods[] = {
-  {"_mask_get", l_mask_get},
-  {"_mask_set", l_mask_set},
   {"nonzero", l_nonzero},
   {NULL, NULL}
 };
 
 void ga_open_mask(lua_State *L) {
   ga_setfuncs(L, funcs);
+  ga_setprivate(L, "select", funcs_select);
+  ga_setprivate(L, GA_TEST, funcs_test);
   ga_push_methods(L);
   ga_setfuncs(L, methods);
   lua_pop(L, 1);

@@ -375,17 +375,17 @@ static int l_syevd(lua_State *L) {
   return 3;
 }
 
-static const luaL_Reg solver_funcs[] = {
-  {"_getrf", l_getrf},
-  {"_getrs", l_getrs},
-  {"_potrf", l_potrf},
-  {"_geqrf", l_geqrf},
-  {"_orgqr", l_orgqr},
-  {"_syevd", l_syevd},
+static const luaL_Reg solver_funcs_solver[] = {
+  {"getrf", l_getrf},
+  {"getrs", l_getrs},
+  {"potrf", l_potrf},
+  {"geqrf", l_geqrf},
+  {"orgqr", l_orgqr},
+  {"syevd", l_syevd},
   {NULL, NULL}
 };
 
 void ga_open_solver(lua_State *L) {
   ga_status_register(ga_cusolver.name, ga_cusolver.status);
-  ga_setfuncs(L, solver_funcs);
+  ga_setprivate(L, "solver", solver_funcs_solver);
 }

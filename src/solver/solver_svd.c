@@ -165,11 +165,11 @@ done:
   return 7;
 }
 
-static const luaL_Reg svd_funcs[] = {
-  {"_gesvd", l_gesvd},
+static const luaL_Reg svd_funcs_solver[] = {
+  {"gesvd", l_gesvd},
   {NULL, NULL}
 };
 
 void ga_open_solver_svd(lua_State *L) {
-  ga_setfuncs(L, svd_funcs);
+  ga_setprivate(L, "solver", svd_funcs_solver);
 }

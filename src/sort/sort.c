@@ -339,15 +339,20 @@ static int l_unique_flags(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"_unique_flags", l_unique_flags},
-  {"_sort", l_sort},
-  {"_searchsorted", l_searchsorted},
-  {"_sort_source", l_sort_source},
+static const luaL_Reg funcs_sort[] = {
+  {"unique_flags", l_unique_flags},
+  {"sort", l_sort},
+  {"searchsorted", l_searchsorted},
+  {NULL, NULL}
+};
+
+static const luaL_Reg funcs_test[] = {
+  {"sort_source", l_sort_source},
   {NULL, NULL}
 };
 
 void ga_open_sort(lua_State *L) {
-  ga_setfuncs(L, funcs);
+  ga_setprivate(L, "sort", funcs_sort);
+  ga_setprivate(L, GA_TEST, funcs_test);
   ga_open_sort_cub(L);
 }

@@ -279,11 +279,11 @@ int ga_sort_cub(lua_State *L, ga_state *ctx, int t, int mode, int zero_eq, uint6
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"_sort_cub_source", l_sort_cub_source},
+static const luaL_Reg funcs_test[] = {
+  {"sort_cub_source", l_sort_cub_source},
   {NULL, NULL}
 };
 
 void ga_open_sort_cub(lua_State *L) {
-  ga_setfuncs(L, funcs);
+  ga_setprivate(L, GA_TEST, funcs_test);
 }

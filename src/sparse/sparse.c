@@ -228,14 +228,14 @@ static int l_sp_gemm(lua_State *L) {
   return 3;
 }
 
-static const luaL_Reg sparse_funcs[] = {
-  {"_sp_mv", l_sp_mv},
-  {"_sp_mm", l_sp_mm},
-  {"_sp_gemm", l_sp_gemm},
+static const luaL_Reg sparse_funcs_sparse[] = {
+  {"mv", l_sp_mv},
+  {"mm", l_sp_mm},
+  {"gemm", l_sp_gemm},
   {NULL, NULL}
 };
 
 void ga_open_sparse(lua_State *L) {
   ga_status_register(ga_cusparse.name, ga_cusparse.status);
-  ga_setfuncs(L, sparse_funcs);
+  ga_setprivate(L, "sparse", sparse_funcs_sparse);
 }

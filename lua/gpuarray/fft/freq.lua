@@ -67,11 +67,11 @@ return function(ga, fft)
   --- cache_info([device]) -> {size=, max_size=, hits=, misses=, device=}: the
   -- plan cache of a device (the current one by default)
   function fft.cache_info(device)
-    return core._fft_cache_info(device)
+    return core.fft.cache_info(device)
   end
   --- set_cache_size(n): at most n plans cached on the current device (0:
   -- none; default 16); the least recently used go first
   function fft.set_cache_size(n)
-    core._fft_set_cache_size(n)
+    core.fft.set_cache_size(n)
   end
 end

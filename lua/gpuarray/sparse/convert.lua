@@ -31,7 +31,7 @@ __device__ __forceinline__ void ga_sp_add(complex128 *p, complex128 v) {
     local key = row:astype("int64") * ncols + col
     local idx = ga.argsort(key)
     local ks = key:take(idx)
-    local flags = core._unique_flags(ks)
+    local flags = core.sort.unique_flags(ks)
     local uk = ks[flags]
     local d = data:take(idx)
     if uk.size ~= data.size then
