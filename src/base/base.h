@@ -89,17 +89,15 @@ void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
 #define GA_TEST "_test"
 #define GA_PRIVATE_MT "gpuarray.private"
 void ga_setprivate(lua_State *L, const char *room, const luaL_Reg *funcs);
-/* Metatable mt with the metamethods meta (context upvalue) and an __index
-** closure index(self, key) over the context and a table of methods */
+/* The one way to make a type: metatable mt (made, or found when the module
+** is opened again) with the metamethods meta and a table of methods (all
+** with the context as upvalue 1); methods NULL: the method table on top of
+** the stack instead (popped), one that others fill too (the ndarray's,
+** ga_push_methods). __index is index(self, key), a closure over the
+** context and the method table (the fast path of x:sum() is its raw
+** lookup), or, with index NULL, the method table itself. */
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
                  lua_CFunction index);
-/* The same over the method table on top (popped): one that others fill too
-** (the ndarray's, ga_push_methods) */
-void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index);
-/* Metatable mt (made once) of the object a :scope() method returns for
-** `local _ <close> = x:scope()`: close (context upvalue) serves both
-** __close and a close() method, for leaving the scope by hand */
-void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close);
 
 /* ===================================================================== */
 /* errors (errors.c)                                                     */

@@ -86,35 +86,23 @@ void ga_setprivate(lua_State *L, const char *room, const luaL_Reg *funcs) {
   lua_pop(L, 1);
 }
 
-void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index) {
-  luaL_newmetatable(L, mt);
-  ga_setfuncs(L, meta);
-  ga_state_push(L);
-  lua_pushvalue(L, -3);
-  lua_pushcclosure(L, index, 2);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 2);
-}
-
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
                  lua_CFunction index) {
-  lua_newtable(L);
-  ga_setfuncs(L, methods);
-  ga_new_type_over(L, mt, meta, index);
-}
-
-void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close) {
-  if (luaL_newmetatable(L, mt)) {
-    ga_state_push(L);
-    lua_pushcclosure(L, close, 1);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "__close");
+  if (methods) {
     lua_newtable(L);
-    lua_insert(L, -2);
-    lua_setfield(L, -2, "close");   /* scope:close() by hand */
-    lua_setfield(L, -2, "__index");
+    ga_setfuncs(L, methods);
   }
-  lua_pop(L, 1);
+  luaL_newmetatable(L, mt);
+  if (meta) ga_setfuncs(L, meta);
+  if (index) {
+    ga_state_push(L);
+    lua_pushvalue(L, -3);
+    lua_pushcclosure(L, index, 2);
+  } else {
+    lua_pushvalue(L, -2);
+  }
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 2);
 }
 
 void ga_push_methods(lua_State *L) {

@@ -488,6 +488,18 @@ static const luaL_Reg event_meta[] = {
   {NULL, NULL}
 };
 
+/* the object s:scope() returns for `local _ <close> = s:scope()`: close
+** serves __close and a close() method (leaving the scope by hand) */
+static const luaL_Reg scope_meta[] = {
+  {"__close", l_scope_close},
+  {NULL, NULL}
+};
+
+static const luaL_Reg scope_methods[] = {
+  {"close", l_scope_close},
+  {NULL, NULL}
+};
+
 static const luaL_Reg stream_funcs[] = {
   {"Event", l_event_new},
   {"get_current_stream", l_get_current_stream},
@@ -498,7 +510,7 @@ static const luaL_Reg stream_funcs[] = {
 void ga_open_stream(lua_State *L) {
   ga_new_type(L, GA_STREAM_MT, stream_meta, stream_methods, l_stream_index);
   ga_new_type(L, GA_EVENT_MT, event_meta, event_methods, l_event_index);
-  ga_new_scope_type(L, SCOPE_MT, l_scope_close);
+  ga_new_type(L, SCOPE_MT, scope_meta, scope_methods, NULL);
   /* Stream.null: one per state, kept across reopenings */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &null_key) != LUA_TUSERDATA) {
     lua_pop(L, 1);
