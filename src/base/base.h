@@ -17,7 +17,6 @@
 #include <cuda.h>               /* driver types only: the module never links libcuda */
 #include <cuda_runtime_api.h>
 
-#define GA_VERSION "0.1.0"
 #define GA_MAXDIM 32
 
 /* ===================================================================== */

@@ -34,7 +34,7 @@ int luaopen_gpuarray_core(lua_State *L) {
   ga_state_open(L);
   lua_pop(L, 1);
   lua_newtable(L);                 /* the module table */
-  lua_pushliteral(L, GA_VERSION);
+  lua_pushliteral(L, GPUARRAY_VERSION);   /* include/gpuarray.h: the one version */
   lua_setfield(L, -2, "version");
   ga_push_methods(L);
   lua_setfield(L, -2, "methods");  /* init.lua adds the Lua-side methods */

@@ -23,7 +23,7 @@ _Static_assert(GA_DT_BOOL == (int)GA_BOOL && GA_DT_INT8 == (int)GA_INT8 && GA_DT
                GA_DT_COMPLEX64 == (int)GA_COMPLEX64 && GA_DT_COMPLEX128 == (int)GA_COMPLEX128,
                "gpuarray.h dtype ids differ from core.h's");
 
-const char *ga_version(void) { return GA_VERSION; }
+const char *ga_version(void) { return GPUARRAY_VERSION; }   /* include/gpuarray.h: the one version */
 
 /* ===================================================================== */
 /* luaopen_gpuarray                                                      */
