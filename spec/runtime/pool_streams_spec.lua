@@ -5,9 +5,12 @@
 -- exists). p:live(s, true) makes stream s exist, p:work(s) queues one unit
 -- of work on it, p:finish(s[, n]) completes all of it (or its first n
 -- units), p:bump() is a stream switch (the state's current stream changed,
--- or an op ran on another stream), p:retire(s) destroys s. p:pending()
--- counts chunks waiting for their fences, p:waits() the cross-stream waits
--- the pool issued.
+-- or an op ran on another stream), p:retire(s) destroys s. p:adopt(s)
+-- counts one more user of a host's stream s (ga_push_stream, ga_set_stream),
+-- p:give_back(s) one fewer (1: that was the last, and s was settled and
+-- untagged; 0: users remain; -1: s was not listed). p:pending() counts
+-- chunks waiting for their fences, p:waits() the cross-stream waits the
+-- pool issued.
 --
 -- The rule under test (docs/api.md §9): a block freed on one stream is reused
 -- there at once, and on another stream only after that stream's work has
@@ -210,6 +213,98 @@ describe("memory pool across streams (host test backend)", function()
     ok, err = pcall(p.finish, p, -1)
     assert.is_false(ok)
     assert.matches("^gpuarray: finish:", err)
+  end)
+end)
+
+-- issue 24, defect 8: a host wraps its stream (ga_set_stream), its state
+-- closes (the Stream objects are collected: each gives the stream back),
+-- the host destroys the stream, and a new state allocates. Blocks freed on
+-- the stream sat in its free list: the next allocation on another stream
+-- ordered itself after the dead stream (cudaEventRecord on it: SIGSEGV).
+-- The last give-back must settle the stream (an event after its work) and
+-- untag its blocks, so nothing names it afterwards.
+describe("a host's stream given back (host test backend)", function()
+  local p
+  local HOST = 5
+  before_each(function()
+    p = core._test.host_pool()
+    for s = 1, 4 do p:live(s, true) end
+  end)
+
+  it("keeps its free list while a user remains; the last give-back settles and untags it", function()
+    p:adopt(HOST)                  -- two states use it
+    p:adopt(HOST)
+    local a = p:alloc(8 * KiB, HOST)
+    local pa = p:ptr(a)
+    p:work(HOST)                   -- a kernel still running on it
+    p:free(a)                      -- fast path: on its free list
+    assert.equal(1, p:n_free_blocks())
+    assert.equal(0, p:give_back(HOST))
+    local again = p:alloc(8 * KiB, HOST)
+    assert.equal(pa, p:ptr(again), "a user remains: its own free list still serves it")
+    p:free(again)
+    assert.equal(0, p:pending())
+    assert.equal(1, p:give_back(HOST))
+    -- settled: parked behind an event recorded on it now; untagged: no free list names it
+    assert.equal(1, p:pending())
+    assert.equal(0, p:n_free_blocks())
+    local waits = p:waits()
+    local b = p:alloc(8 * KiB, 2)
+    assert.are_not.equal(pa, p:ptr(b), "reused while the host's work may still use it")
+    assert.equal(waits, p:waits(), "ordered another stream after the given-back stream")
+    local c = p:alloc(8 * KiB, HOST)   -- the handle reused for a new stream
+    assert.are_not.equal(pa, p:ptr(c))
+    p:finish(HOST)
+    local d = p:alloc(8 * KiB, 3)
+    assert.equal(pa, p:ptr(d), "idle once the host's work passed it")
+    assert.equal(waits, p:waits())
+    assert.equal(0, p:pending())
+    for _, h in ipairs { b, c, d } do p:free(h) end
+    assert.equal(0, p:used_bytes())
+  end)
+
+  it("is no longer fenced: later releases wait for its work before the give-back, not after", function()
+    p:adopt(HOST)
+    local b = p:alloc(4 * KiB, 1)
+    local pb = p:ptr(b)
+    p:work(HOST)                   -- unit 1: queued by the state, may use b
+    assert.equal(1, p:give_back(HOST))
+    p:work(HOST)                   -- unit 2: the host's own work afterwards
+    p:bump()
+    p:free(b)                      -- may have been used on the host's stream
+    assert.equal(1, p:pending())
+    assert.are_not.equal(pb, p:ptr(p:alloc(4 * KiB, 2)))
+    p:finish(HOST, 1)              -- unit 1 done, unit 2 still running
+    assert.equal(pb, p:ptr(p:alloc(4 * KiB, 2)), "waited for the host's work after the give-back")
+    assert.equal(0, p:pending())
+  end)
+
+  it("fences chunks in use when it is given back, and frees them behind its last work", function()
+    p:adopt(HOST)
+    local a = p:alloc(4 * KiB, HOST)
+    local pa = p:ptr(a)
+    p:work(HOST)
+    assert.equal(1, p:give_back(HOST))
+    p:free(a)                      -- an array that outlived the give-back
+    assert.equal(1, p:pending())
+    assert.are_not.equal(pa, p:ptr(p:alloc(4 * KiB, 1)))
+    p:finish(HOST)
+    assert.equal(pa, p:ptr(p:alloc(4 * KiB, 1)))
+  end)
+
+  it("counts users: a stream never adopted, or already given back, changes nothing", function()
+    assert.equal(-1, p:give_back(HOST))
+    p:adopt(HOST)
+    local a = p:alloc(4 * KiB, HOST)
+    p:free(a)
+    assert.equal(1, p:give_back(HOST))
+    assert.equal(-1, p:give_back(HOST))
+    p:retire(HOST)                 -- destroyed afterwards: nothing left to do
+    assert.equal(1, p:pending())
+    p:finish(HOST)
+    p:alloc(4 * KiB, 2)
+    assert.equal(0, p:pending())
+    assert.matches("^gpuarray: give_back: stream id must be below", select(2, pcall(p.give_back, p, 99)))
   end)
 end)
 

@@ -29,7 +29,7 @@
 ** and raises "gpuarray: <fname>: cannot synchronize while stream capture is
 ** active": the stream is usable again at once. The pool, which records
 ** events for cross-stream reuse, records none while a capture runs on the
-** device (pool.c, poolev.c).
+** device (pool.c, pool_order.c).
 **
 ** Captures use cudaStreamCaptureModeRelaxed: the pool may still cudaMalloc
 ** a new segment and compile/load a kernel met for the first time inside

@@ -1,53 +1,119 @@
 /*
-** poolev.c: what the pool (pool.c) needs from CUDA: the segment allocators
-** (cudaMalloc, cudaMallocAsync, and malloc with fake streams and events for
-** the host test pool), the registry of live streams per device, and the
-** events and fences that keep a released chunk out of reuse until every
-** stream that may use it has passed it.
+** pool_order.c: the memory pool's lower layer (pool_order.h says what it
+** holds): the segment allocators, the streams that may have work and their
+** users, the captures, and the events and fences that keep a released chunk
+** out of reuse until every stream that may use it has passed it. It calls
+** nothing of pool.c.
 */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool_internal.h"
+#include "pool_order.h"
 
 /* ===================================================================== */
-/* the device's streams: a registry of live ga.Streams                   */
+/* lists of streams and their users                                      */
+/* ===================================================================== */
+
+static int find(const ga_streamlist *l, int device, cudaStream_t s) {
+  for (int i = 0; i < l->n; i++)
+    if (l->e[i].s == s && l->e[i].device == device) return i;
+  return -1;
+}
+
+int ga_streamlist_adopt(ga_streamlist *l, int device, cudaStream_t s) {
+  int i = find(l, device, s);
+  if (i >= 0) {
+    l->e[i].users++;
+    return 0;
+  }
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    void *e = realloc(l->e, (size_t)cap * sizeof *l->e);
+    if (!e) return -1;
+    l->e = (ga_streamuse *)e;
+    l->cap = cap;
+  }
+  l->e[l->n].device = device;
+  l->e[l->n].s = s;
+  l->e[l->n].users = 1;
+  l->n++;
+  return 1;
+}
+
+int ga_streamlist_give_back(ga_streamlist *l, int device, cudaStream_t s) {
+  int i = find(l, device, s);
+  if (i < 0) return -1;
+  if (--l->e[i].users > 0) return 0;
+  l->e[i] = l->e[--l->n];
+  return 1;
+}
+
+int ga_streamlist_users(const ga_streamlist *l, int device, cudaStream_t s) {
+  int i = find(l, device, s);
+  return i < 0 ? 0 : l->e[i].users;
+}
+
+int ga_streamlist_remove(ga_streamlist *l, int device, cudaStream_t s) {
+  int i = find(l, device, s);
+  if (i < 0) return 0;
+  l->e[i] = l->e[--l->n];
+  return 1;
+}
+
+void ga_streamlist_free(ga_streamlist *l) {
+  free(l->e);
+  l->e = NULL;
+  l->n = l->cap = 0;
+}
+
+/* ===================================================================== */
+/* the device registry and the captures (one lock: reg_mu)               */
 /* ===================================================================== */
 
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct { int device; cudaStream_t s; } *reg;
-static int nreg, capreg;
+static ga_streamlist reg;
 
-void ga_pool_stream_created(int device, cudaStream_t s) {
+int ga_order_registry_adopt(int device, cudaStream_t s) {
   pthread_mutex_lock(&reg_mu);
-  if (nreg == capreg) {
-    int cap = capreg ? 2 * capreg : 16;
-    void *r = realloc(reg, (size_t)cap * sizeof *reg);
-    if (r) {
-      reg = r;
-      capreg = cap;
-    }
-  }
-  /* without memory the stream goes unlisted: its releases then fence the
-  ** legacy stream only, and pool_fence's caller falls back to a sync */
-  if (nreg < capreg) {
-    reg[nreg].device = device;
-    reg[nreg].s = s;
-    nreg++;
-  }
+  int r = ga_streamlist_adopt(&reg, device, s);
   pthread_mutex_unlock(&reg_mu);
+  return r;
 }
 
-/* The live streams of device (registry lock held); the legacy default stream
-** first. Returns the count, which may exceed max (then call again). */
+int ga_order_registry_give_back(int device, cudaStream_t s) {
+  pthread_mutex_lock(&reg_mu);
+  int r = ga_streamlist_give_back(&reg, device, s);
+  pthread_mutex_unlock(&reg_mu);
+  return r;
+}
+
+int ga_order_registry_remove(int device, cudaStream_t s) {
+  pthread_mutex_lock(&reg_mu);
+  int r = ga_streamlist_remove(&reg, device, s);
+  pthread_mutex_unlock(&reg_mu);
+  return r;
+}
+
+int ga_order_registry_device(cudaStream_t s) {
+  int device = -1;
+  pthread_mutex_lock(&reg_mu);
+  for (int i = 0; i < reg.n && device < 0; i++)
+    if (reg.e[i].s == s) device = reg.e[i].device;
+  pthread_mutex_unlock(&reg_mu);
+  return device;
+}
+
+/* The streams of device that may have work (registry lock held); the
+** legacy default stream first. Returns the count, which may exceed max
+** (then call again). */
 static int live_streams(int device, cudaStream_t *out, int max) {
   int n = 0;
   if (n < max) out[n] = NULL;
   n++;
-  for (int i = 0; i < nreg; i++) {
-    if (reg[i].device != device) continue;
-    if (n < max) out[n] = reg[i].s;
+  for (int i = 0; i < reg.n; i++) {
+    if (reg.e[i].device != device) continue;
+    if (n < max) out[n] = reg.e[i].s;
     n++;
   }
   return n;
@@ -81,7 +147,7 @@ int ga_pool_capture_begin(int device, cudaStream_t s, int blocking) {
   return ok;
 }
 
-void ga_pool_capture_end(int device, cudaStream_t s) {
+int ga_order_capture_end(int device, cudaStream_t s) {
   int over = 0;
   pthread_mutex_lock(&reg_mu);
   for (int i = 0; i < ncaps; i++)
@@ -91,7 +157,7 @@ void ga_pool_capture_end(int device, cudaStream_t s) {
       break;
     }
   pthread_mutex_unlock(&reg_mu);
-  if (over) ga_pool_capture_over(device);   /* fence what was parked meanwhile */
+  return over;
 }
 
 int ga_pool_capturing(int device) {
@@ -114,14 +180,13 @@ int ga_pool_stream_capturing(int device, cudaStream_t s) {
   return r;
 }
 
-void ga_pool_registry_remove(int device, cudaStream_t s) {
-  pthread_mutex_lock(&reg_mu);
-  for (int i = 0; i < nreg; i++)
-    if (reg[i].s == s && reg[i].device == device) {
-      reg[i] = reg[--nreg];
-      break;
-    }
-  pthread_mutex_unlock(&reg_mu);
+int ga_order_any_capturing(const ga_order *o) {
+  return o->test ? o->test->capturing != 0 : ga_pool_capturing(o->device);
+}
+
+int ga_order_stream_capturing(const ga_order *o, cudaStream_t s) {
+  if (o->test) return o->test->capturing && ga_pool_sid(s) + 1 == o->test->capturing;
+  return ga_pool_stream_capturing(o->device, s);
 }
 
 /* ===================================================================== */
@@ -161,7 +226,7 @@ int ga_pool_total_mem(int device, size_t *total) {
   return 1;
 }
 
-static void *dev_alloc(ga_pool *p, size_t size, cudaStream_t s) {
+static void *dev_alloc(ga_order *o, size_t size, cudaStream_t s) {
   void *ptr = NULL;
   if (cudaMalloc(&ptr, size) != cudaSuccess) {
     (void)cudaGetLastError();   /* leave no error behind for the next launch check */
@@ -170,11 +235,11 @@ static void *dev_alloc(ga_pool *p, size_t size, cudaStream_t s) {
   return ptr;
 }
 
-static void dev_release(ga_pool *p, void *ptr) {
+static void dev_release(ga_order *o, void *ptr) {
   if (cudaFree(ptr) != cudaSuccess) (void)cudaGetLastError();
 }
 
-static int dev_record(ga_pool *p, void **h, cudaStream_t s) {
+static int dev_record(ga_order *o, void **h, cudaStream_t s) {
   if (!*h && cudaEventCreateWithFlags((cudaEvent_t *)h, cudaEventDisableTiming) != cudaSuccess) {
     *h = NULL;
     (void)cudaGetLastError();
@@ -187,14 +252,14 @@ static int dev_record(ga_pool *p, void **h, cudaStream_t s) {
   return 1;
 }
 
-static int dev_query(ga_pool *p, void *h) {
+static int dev_query(ga_order *o, void *h) {
   cudaError_t e = cudaEventQuery((cudaEvent_t)h);
   if (e == cudaErrorNotReady) return 0;
   if (e != cudaSuccess) (void)cudaGetLastError();   /* a broken context: nothing runs any more */
   return 1;
 }
 
-static int dev_wait(ga_pool *p, cudaStream_t s, void *h) {
+static int dev_wait(ga_order *o, cudaStream_t s, void *h) {
   if (cudaStreamWaitEvent(s, (cudaEvent_t)h, 0) != cudaSuccess) {
     (void)cudaGetLastError();
     return 0;
@@ -202,15 +267,15 @@ static int dev_wait(ga_pool *p, cudaStream_t s, void *h) {
   return 1;
 }
 
-static void dev_sync(ga_pool *p, void *h) {
+static void dev_sync(ga_order *o, void *h) {
   if (cudaEventSynchronize((cudaEvent_t)h) != cudaSuccess) (void)cudaGetLastError();
 }
 
-static void dev_ev_free(ga_pool *p, void *h) {
+static void dev_ev_free(ga_order *o, void *h) {
   if (h) (void)cudaEventDestroy((cudaEvent_t)h);
 }
 
-static void *async_alloc(ga_pool *p, size_t size, cudaStream_t s) {
+static void *async_alloc(ga_order *o, size_t size, cudaStream_t s) {
   void *ptr = NULL;
   if (cudaMallocAsync(&ptr, size, s) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -230,36 +295,36 @@ int ga_pool_sid(cudaStream_t s) {
   return v >= 0 && v < GA_POOL_TEST_STREAMS ? (int)v : 0;
 }
 
-static void *host_alloc(ga_pool *p, size_t size, cudaStream_t s) {
-  return aligned_alloc(UNIT, size);   /* size is a multiple of UNIT */
+static void *host_alloc(ga_order *o, size_t size, cudaStream_t s) {
+  return aligned_alloc(GA_POOL_UNIT, size);   /* size is a multiple of it */
 }
 
-static void host_release(ga_pool *p, void *ptr) { free(ptr); }
+static void host_release(ga_order *o, void *ptr) { free(ptr); }
 
-static int host_record(ga_pool *p, void **h, cudaStream_t s) {
+static int host_record(ga_order *o, void **h, cudaStream_t s) {
   if (!*h && !(*h = malloc(sizeof(ticket)))) return 0;
   ticket *t = (ticket *)*h;
   t->sid = ga_pool_sid(s);
-  t->t = p->test->submitted[t->sid];
+  t->t = o->test->submitted[t->sid];
   return 1;
 }
 
-static int host_query(ga_pool *p, void *h) {
+static int host_query(ga_order *o, void *h) {
   ticket *t = (ticket *)h;
-  return p->test->completed[t->sid] >= t->t;
+  return o->test->completed[t->sid] >= t->t;
 }
 
-static int host_wait(ga_pool *p, cudaStream_t s, void *h) {
-  p->test->waits++;
+static int host_wait(ga_order *o, cudaStream_t s, void *h) {
+  o->test->waits++;
   return 1;
 }
 
-static void host_sync(ga_pool *p, void *h) {
+static void host_sync(ga_order *o, void *h) {
   ticket *t = (ticket *)h;
-  if (p->test->completed[t->sid] < t->t) p->test->completed[t->sid] = t->t;
+  if (o->test->completed[t->sid] < t->t) o->test->completed[t->sid] = t->t;
 }
 
-static void host_ev_free(ga_pool *p, void *h) { free(h); }
+static void host_ev_free(ga_order *o, void *h) { free(h); }
 
 const backend ga_pool_device_backend = {
   dev_alloc, dev_release, dev_record, dev_query, dev_wait, dev_sync, dev_ev_free, BE_DEVICE, "device"
@@ -275,9 +340,9 @@ const backend ga_pool_host_backend = {
 /* events and fences (pool mutex held)                                   */
 /* ===================================================================== */
 
-gev *ga_pool_gev_new(ga_pool *p) {
-  gev *g = p->gfree;
-  if (g) p->gfree = g->next;
+gev *ga_order_gev_new(ga_order *o) {
+  gev *g = o->gfree;
+  if (g) o->gfree = g->next;
   else if (!(g = (gev *)calloc(1, sizeof *g))) return NULL;
   g->refs = 1;
   g->done = 0;
@@ -285,111 +350,158 @@ gev *ga_pool_gev_new(ga_pool *p) {
   return g;
 }
 
-void ga_pool_gev_put(ga_pool *p, gev *g) {
+void ga_order_gev_put(ga_order *o, gev *g) {
   if (--g->refs > 0) return;
-  g->next = p->gfree;
-  p->gfree = g;
+  g->next = o->gfree;
+  o->gfree = g;
 }
 
-static int gev_done(ga_pool *p, gev *g) {
-  if (!g->done && p->be->query(p, g->h)) g->done = 1;
+static int gev_done(ga_order *o, gev *g) {
+  if (!g->done && o->be->query(o, g->h)) g->done = 1;
   return g->done;
 }
 
-/* Drop the retired streams' fences that completed */
-static void retired_poll(ga_pool *p) {
-  for (gev **pp = &p->retired; *pp;) {
+/* Drop the retired streams' events that completed */
+static void retired_poll(ga_order *o) {
+  for (gev **pp = &o->retired; *pp;) {
     gev *g = *pp;
-    if (gev_done(p, g)) {
+    if (gev_done(o, g)) {
       *pp = g->next;
       g->next = NULL;
-      ga_pool_gev_put(p, g);
+      ga_order_gev_put(o, g);
     } else {
       pp = &g->next;
     }
   }
 }
 
-void ga_pool_fence_free(ga_pool *p, fence *f) {
-  for (int i = 0; i < f->n; i++) ga_pool_gev_put(p, f->ev[i]);
+void ga_order_fence_free(ga_order *o, fence *f) {
+  for (int i = 0; i < f->n; i++) ga_order_gev_put(o, f->ev[i]);
   free(f);
 }
 
-int ga_pool_fence_done(ga_pool *p, fence *f) {
+int ga_order_fence_done(ga_order *o, fence *f) {
   for (int i = 0; i < f->n; i++)
-    if (!gev_done(p, f->ev[i])) return 0;
+    if (!gev_done(o, f->ev[i])) return 0;
   return 1;
 }
 
-void ga_pool_fence_sync(ga_pool *p, fence *f) {
+void ga_order_fence_sync(ga_order *o, fence *f) {
   for (int i = 0; i < f->n; i++)
-    if (!gev_done(p, f->ev[i])) {
-      p->be->sync(p, f->ev[i]->h);
+    if (!gev_done(o, f->ev[i])) {
+      o->be->sync(o, f->ev[i]->h);
       f->ev[i]->done = 1;
     }
 }
 
-/* The streams a released chunk may have been used on: the live ones of the
-** pool's device, or the test pool's live fake streams */
-static int pool_streams(ga_pool *p, cudaStream_t *out, int max) {
-  if (p->be->kind != BE_HOST) return live_streams(p->device, out, max);
+/* The streams a released chunk may have been used on: the listed ones of
+** the pool's device, or the test pool's live fake streams (0 always) */
+static int pool_streams(ga_order *o, cudaStream_t *out, int max) {
+  if (o->be->kind != BE_HOST) return live_streams(o->device, out, max);
   int n = 0;
-  for (int i = 0; i < GA_POOL_TEST_STREAMS; i++)
-    if (i == 0 || p->test->live[i]) {
-      if (n < max) out[n] = (cudaStream_t)(intptr_t)i;
-      n++;
-    }
+  if (n < max) out[n] = (cudaStream_t)(intptr_t)0;
+  n++;
+  for (int i = 0; i < o->test->live.n; i++) {
+    if (o->test->live.e[i].s == 0) continue;
+    if (n < max) out[n] = o->test->live.e[i].s;
+    n++;
+  }
   return n;
 }
 
-/* An event on every stream that may have work, plus the fences of destroyed
-** streams still running. NULL when host memory or CUDA fails: the caller
-** then synchronises instead; NULL with *deferred set while a stream of the
-** device is being captured (no event may go there, and no sync either): the
-** caller parks the chunk until the capture ends. For device pools, the
-** device is current. */
-fence *ga_pool_fence_now(ga_pool *p, int *deferred) {
+fence *ga_order_fence_now(ga_order *o, int *deferred) {
   *deferred = 0;
-  int host = p->be->kind == BE_HOST;
-  if (host && p->test->capturing) {
+  int host = o->be->kind == BE_HOST;
+  if (host && o->test->capturing) {
     *deferred = 1;
     return NULL;
   }
   if (!host) {
     pthread_mutex_lock(&reg_mu);   /* no stream is destroyed or captured while we record on it */
-    if (atomic_load(&capcount[p->device]) > 0) {
+    if (atomic_load(&capcount[o->device]) > 0) {
       pthread_mutex_unlock(&reg_mu);
       *deferred = 1;
       return NULL;
     }
   }
-  retired_poll(p);
+  retired_poll(o);
   int nret = 0;
-  for (gev *g = p->retired; g; g = g->next) nret++;
+  for (gev *g = o->retired; g; g = g->next) nret++;
   cudaStream_t small[16], *streams = small;
-  int n = pool_streams(p, small, 16);
+  int n = pool_streams(o, small, 16);
   if (n > 16) {
     streams = (cudaStream_t *)malloc((size_t)n * sizeof *streams);
-    if (streams) pool_streams(p, streams, n);
+    if (streams) pool_streams(o, streams, n);
   }
   fence *f = streams ? (fence *)malloc(sizeof *f + (size_t)(n + nret) * sizeof(gev *)) : NULL;
   int ok = f != NULL;
   if (f) f->n = 0;
   for (int i = 0; ok && i < n; i++) {
-    gev *g = ga_pool_gev_new(p);
+    gev *g = ga_order_gev_new(o);
     if (!g) { ok = 0; break; }
     f->ev[f->n++] = g;
-    ok = p->be->record(p, &g->h, streams[i]);
+    ok = o->be->record(o, &g->h, streams[i]);
   }
   if (!host) pthread_mutex_unlock(&reg_mu);
   if (streams != small) free(streams);
   if (!ok) {
-    if (f) ga_pool_fence_free(p, f);
+    if (f) ga_order_fence_free(o, f);
     return NULL;
   }
-  for (gev *g = p->retired; g; g = g->next) {
+  for (gev *g = o->retired; g; g = g->next) {
     g->refs++;
     f->ev[f->n++] = g;
   }
   return f;
+}
+
+void ga_order_sync_all(ga_order *o) {
+  if (o->be->kind == BE_HOST)
+    memcpy(o->test->completed, o->test->submitted, sizeof o->test->completed);
+  else if (cudaDeviceSynchronize() != cudaSuccess)
+    (void)cudaGetLastError();
+}
+
+/* A wait captures the event's state when it is enqueued, so the event goes
+** back to the free list right away */
+int ga_order_after(ga_order *o, cudaStream_t from, cudaStream_t to) {
+  gev *g = ga_order_gev_new(o);
+  if (!g) return 0;
+  int ok = o->be->record(o, &g->h, from) && o->be->wait(o, to, g->h);
+  ga_order_gev_put(o, g);
+  return ok;
+}
+
+gev *ga_order_retire(ga_order *o, cudaStream_t s) {
+  gev *g = ga_order_gev_new(o);
+  if (g && !o->be->record(o, &g->h, s)) {
+    ga_order_gev_put(o, g);
+    g = NULL;
+  }
+  if (!g) {   /* cannot fence it: wait for it */
+    if (o->be->kind == BE_HOST) {
+      int sid = ga_pool_sid(s);
+      o->test->completed[sid] = o->test->submitted[sid];
+    } else if (cudaStreamSynchronize(s) != cudaSuccess) {
+      (void)cudaGetLastError();
+    }
+    return NULL;
+  }
+  g->next = o->retired;
+  o->retired = g;
+  return g;
+}
+
+void ga_order_free_events(ga_order *o) {
+  for (gev *g = o->retired, *gn; g; g = gn) {
+    gn = g->next;
+    o->be->ev_free(o, g->h);
+    free(g);
+  }
+  for (gev *g = o->gfree, *gn; g; g = gn) {
+    gn = g->next;
+    o->be->ev_free(o, g->h);
+    free(g);
+  }
+  o->retired = o->gfree = NULL;
 }

@@ -390,6 +390,19 @@ static int l_host_retire(lua_State *L) {
   return 0;
 }
 
+/* p:adopt(sid): sid is a host's stream, with one more user;
+** p:give_back(sid) -> 1 when that was its last user (sid settled and
+** untagged), 0 when users remain, -1 when it was not listed */
+static int l_host_adopt(lua_State *L) {
+  ga_pool_test_adopt(checkhost(L, "adopt")->p, checksid(L, 2, "adopt"));
+  return 0;
+}
+
+static int l_host_give_back(lua_State *L) {
+  lua_pushinteger(L, ga_pool_test_give_back(checkhost(L, "give_back")->p, checksid(L, 2, "give_back")));
+  return 1;
+}
+
 static int l_host_bump(lua_State *L) {
   ga_pool_test_bump(checkhost(L, "bump")->p);
   return 0;
@@ -519,6 +532,8 @@ static const luaL_Reg host_test_methods[] = {
   {"finish", l_host_finish},
   {"live", l_host_live},
   {"retire", l_host_retire},
+  {"adopt", l_host_adopt},
+  {"give_back", l_host_give_back},
   {"bump", l_host_bump},
   {"capture", l_host_capture},
   {"pending", l_host_pending},

@@ -11,7 +11,9 @@
 ** Life cycle (liolib.c's pattern): the userdata is made in a harmless state
 ** with its metatable before CUDA creates anything; destroy(), __close and
 ** __gc are one idempotent function; finalizers never raise. Stream.null
-** and streams we did not create are never destroyed.
+** and streams we did not create are never destroyed: a host's stream is
+** given back instead (ga_stream_give_back), when its object is collected or
+** the host sets another stream.
 */
 #include <string.h>
 
@@ -132,9 +134,19 @@ static void stream_destroy(lua_State *L, ga_stream *st) {
   st->s = NULL;
 }
 
+void ga_stream_give_back(ga_stream *st, int dead) {
+  if (dead) st->obj.alive = 0;
+  if (!st->adopted) return;
+  st->adopted = 0;
+  ga_pool_stream_give_back(st->device, st->s);
+}
+
 static int l_stream_gc(lua_State *L) {
   ga_stream *st = ga_tostream(L, 1);
-  if (st) stream_destroy(NULL, st);
+  if (st) {
+    stream_destroy(NULL, st);
+    ga_stream_give_back(st, 1);   /* a host's stream: this object no longer uses it */
+  }
   return 0;
 }
 
