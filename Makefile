@@ -24,7 +24,7 @@ ALL_CFLAGS = -std=gnu11 -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) \
              -I$(LUA_INCDIR) -isystem $(CUDA_INCDIR) -Isrc -I$(BUILD) -Iinclude \
              -DGA_CUDA_INCDIR='"$(CUDA_INCDIR)"'
 # the toolkit libraries the module links (never libcuda: it loads without a
-# driver; never libnccl: src/libs/nccl_load.c opens it when first used)
+# driver; never libnccl: src/nccl/nccl_load.c opens it when first used)
 CUDA_LIBS  = -lcudart -lnvrtc -lcublas -lcusolver -lcufft -lcusparse
 ALL_LDFLAGS = -shared $(LDFLAGS) -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) \
               $(CUDA_LIBS) -ldl -lpthread -lm
@@ -60,7 +60,7 @@ $(BUILD)/obj/%.o: src/%.c $(HDRS) | $(BUILD)/layers.ok
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# kernels/<engine>/*.cuh become C strings inside the module (no files to install)
+# kernels/<room>/*.cuh become C strings inside the module (no files to install)
 $(BUILD)/kernels_embed.c: $(KERNELS) tools/embed.lua
 	@mkdir -p $(dir $@)
 	$(LUA) tools/embed.lua $@ $(KERNELS)

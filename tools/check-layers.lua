@@ -1,7 +1,7 @@
 -- check-layers.lua [ROOT]: the C tree's layering, checked (make check-layers,
 -- and before every build of the module: a violation fails `make`).
 --
--- src/<layer>/ folders are ranked bottom to top (LAYERS below). Between
+-- src/<layer>/ folders are ranked bottom to top (BELOW and ABOVE, below). Between
 -- libhandle and interop sit the feature rooms: every other folder of src/ is
 -- one (elementwise, reduction, sort, ...), and names itself and the rooms it
 -- uses in its one header, <feature>/<feature>.h, on a line such as

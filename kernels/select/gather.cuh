@@ -1,5 +1,5 @@
 // gather.cuh: integer-array indexing (x[idx], take, put, x[idx] = v).
-// src/gather.c appends one extern "C" wrapper per instantiation.
+// src/select/gather.c appends one extern "C" wrapper per instantiation.
 //
 // Indices are 1-based as everywhere in the API and wrap instead of raising
 // (checking would need a sync). An index k on an axis of length n selects the

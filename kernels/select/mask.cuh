@@ -1,4 +1,4 @@
-// mask.cuh: stream compaction for boolean masks and nonzero (src/mask.c),
+// mask.cuh: stream compaction for boolean masks and nonzero (src/select/mask.c),
 // after common.cuh and reduction.cuh (ga_red_offsets). Three passes over
 // tiles of 4096 elements:
 //   1. ga_mask_count: the number of selected elements of each tile;

@@ -1,5 +1,5 @@
 --- ga.fft (API.md §7): NumPy's numpy.fft on cuFFT. The C side
--- (src/libs/fft.c) transforms the last 1 to 3 axes of a C-contiguous array,
+-- (src/fft/fft.c) transforms the last 1 to 3 axes of a C-contiguous array,
 -- batched over the others, with plans from a per-device LRU cache; this
 -- file does what NumPy's signatures add: n / s (crop or zero-pad), axis /
 -- axes (1-based, negative from the end), norm ("backward", "ortho",

@@ -1,4 +1,4 @@
---- ga.linalg (API.md §7) over cuSOLVER (src/libs/solver.c): solve, inv,
+--- ga.linalg (API.md §7) over cuSOLVER (src/solver/solver.c): solve, inv,
 -- det, slogdet, cholesky, eigh, eigvalsh, qr here; svd and what is built
 -- on it (lstsq, pinv, matrix_rank, norm, matrix_power) in linalg/svd.lua.
 --

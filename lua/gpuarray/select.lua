@@ -7,8 +7,8 @@
 -- would need a sync). On an axis of length n, index k selects the 0-based
 -- position (k - 1) mod n for k >= 0 and (k + n) mod n for k < 0 (floor
 -- modulo): 1..n and -n..-1 select as everywhere in the API, n + 1 wraps to
--- the first element, 0 and -n - 1 to the last. kernels/gather.cuh is the
--- implementation (src/gather.c launches it).
+-- the first element, 0 and -n - 1 to the last. kernels/select/gather.cuh is the
+-- implementation (src/select/gather.c launches it).
 --
 -- where/clip/isclose/array_equal/around are ElementwiseKernels built here
 -- once per signature; their helpers (SELECT_PREAMBLE) are plain CUDA so the

@@ -2,7 +2,7 @@
 -- lexsort, partition, argpartition, searchsorted, unique; the counting
 -- functions (bincount, histogram, digitize, diff) are in sort/count.lua.
 --
--- The device side is one radix sort of rows (src/engine/sort.c): sorting
+-- The device side is one radix sort of rows (src/sort/sort.c): sorting
 -- along an axis moves that axis last and sorts every row in one call.
 -- Order is NumPy's: NaNs last, -0.0 equal to 0.0 (argsort keeps their input
 -- order: every sort here is stable), complex values by real part, then

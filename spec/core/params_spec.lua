@@ -1,4 +1,4 @@
--- CuPy-style kernel parameter lists (src/params.c): parsing, placeholders,
+-- CuPy-style kernel parameter lists (src/core/params.c): parsing, placeholders,
 -- reserved names and the errors. Runs without a GPU.
 local helper = require "helper"
 local ga = helper.ga

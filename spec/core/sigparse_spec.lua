@@ -1,4 +1,4 @@
--- The __global__ signature parser (src/sigparse.c): how RawKernel learns
+-- The __global__ signature parser (src/core/sigparse.c): how RawKernel learns
 -- the C type of each parameter, so Lua numbers convert without wrapping.
 -- Pure C: runs without a GPU. core._test.sigparse(src) lists every kernel,
 -- core._test.sigfind(src, name) finds the one a launch name means (binding

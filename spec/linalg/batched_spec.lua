@@ -1,5 +1,5 @@
 -- ga.linalg on batches through the libraries' batched routines
--- (src/libs/solver_batched.c): more than one matrix of n <= 64 goes to
+-- (src/solver/solver_batched.c): more than one matrix of n <= 64 goes to
 -- cuBLAS's getrf/getrsBatched (solve, inv, det, slogdet) and cuSOLVER's
 -- potrfBatched (cholesky); of n <= 32 to syevjBatched (eigh, eigvalsh) and
 -- gesvdjBatched (svd); larger ones to the loop of single-matrix calls. Each

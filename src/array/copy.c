@@ -8,7 +8,7 @@
 **     (transposes), so that reads and writes are both coalesced;
 **   - a strided kernel over the merged iteration space otherwise, with
 **     32-bit indexing when offsets fit.
-** Kernels come from kernels/copy.cuh, one instantiation per dtype pair and
+** Kernels come from kernels/copy/copy.cuh, one instantiation per dtype pair and
 ** layout class, memoised in kcache.
 */
 #include <string.h>

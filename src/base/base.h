@@ -164,7 +164,7 @@ long long ga_fault_arm(ga_fault_kind kind, long long n);
 int ga_fault_kind_lookup(const char *name);     /* -1 when unknown */
 /* GPUARRAY_GC_STRESS: a full collection before every device allocation */
 int ga_gc_stress(void);
-void ga_open_fault(lua_State *L);   /* core._fault, core._gc_stress */
+void ga_open_fault(lua_State *L);   /* core._test.fault, core._test.gc_stress */
 
 /* Fixed-size growable string buffer for code generation (buf.c) */
 typedef struct {

@@ -24,7 +24,7 @@ static const ga_statusname cublas_status[] = {
 
 const ga_libdesc ga_cublas = {"cuBLAS", cublas_status, blas_create, blas_destroy, blas_set_stream};
 
-/* core._blas_dot(x, y) -> 0-d array: x . y for contiguous 1-D float32 or
+/* core._test.blas_dot(x, y) -> 0-d array: x . y for contiguous 1-D float32 or
 ** float64 vectors of one dtype */
 static int l_blas_dot(lua_State *L) {
   ga_state *ctx = ga_ctx(L);

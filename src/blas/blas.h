@@ -13,7 +13,7 @@
 extern const ga_libdesc ga_cublas;
 void ga_open_blas(lua_State *L);
 
-/* matmul.c: core._matmul (cuBLAS GEMM, integer GEMM kernel), _diag_view */
+/* matmul.c: core.blas.matmul (cuBLAS GEMM, integer GEMM kernel), core.blas.diag_view */
 void ga_open_matmul(lua_State *L);
 
 #endif

@@ -7,7 +7,7 @@
 **   - floating and complex dtypes through cuBLAS (GemmEx, or
 **     GemmStridedBatchedEx when there is a batch), float16 accumulating in
 **     float32, float32 optionally in TF32 (ga.set_matmul_precision);
-**   - integers and bool through kernels/linalg/gemm_int.cuh.
+**   - integers and bool through kernels/blas/gemm_int.cuh.
 ** Row-major and column-major (transposed, F-order) matrices are handed to
 ** cuBLAS as they are, with op flags and leading dimensions; batch axes that
 ** collapse to one stride (broadcast ones: stride 0) need no copy either.
@@ -122,7 +122,7 @@ static void gemm_blas(lua_State *L, ga_state *ctx, const operand *A, const opera
 }
 
 /* ---------------------------------------------------------------------- */
-/* integers: kernels/linalg/gemm_int.cuh                                  */
+/* integers: kernels/blas/gemm_int.cuh                                  */
 /* ---------------------------------------------------------------------- */
 
 typedef struct {
@@ -169,7 +169,7 @@ static cudaKernel_t int_kernel(lua_State *L, ga_state *ctx, int dtype) {
   return k;
 }
 
-/* core._matmul_int_source(dtype) -> the kernel source (CI compiles it) */
+/* core._test.matmul_int_source(dtype) -> the kernel source (CI compiles it) */
 static int l_matmul_int_source(lua_State *L) {
   int t = ga_checkdtype(L, 1, GA_INT32, "_matmul_int_source");
   if (t >= GA_FLOAT16) ga_error(L, "_matmul_int_source: integer or bool dtypes only");
@@ -204,7 +204,7 @@ static void gemm_int(lua_State *L, ga_state *ctx, const ga_array *a, const ga_ar
 /* Lua                                                                    */
 /* ---------------------------------------------------------------------- */
 
-/* core._matmul(a, b, c[, tf32]): c = a @ b as described at the top */
+/* core.blas.matmul(a, b, c[, tf32]): c = a @ b as described at the top */
 static int l_matmul(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   ga_array *a = ga_checkarray(L, 1), *b = ga_checkarray(L, 2), *c = ga_checkarray(L, 3);
@@ -246,7 +246,7 @@ static int l_matmul(lua_State *L) {
   return 0;
 }
 
-/* core._diag_view(x, offset, axis1, axis2): NumPy's diagonal as a view, the
+/* core.blas.diag_view(x, offset, axis1, axis2): NumPy's diagonal as a view, the
 ** two axes (1-based) removed and the diagonal appended as the last axis */
 static int l_diag_view(lua_State *L) {
   ga_array *x = ga_checkarray(L, 1);

@@ -134,7 +134,7 @@ static int l_disk_read(lua_State *L) {
   return 2;
 }
 
-/* core._launch_empty(): one bare cuLaunchKernel of an empty kernel on the
+/* core._test.launch_empty(): one bare cuLaunchKernel of an empty kernel on the
 ** current stream, the floor under every overhead key of make bench */
 static void write_empty(const ga_tkreq *req, ga_buf *b) {
   (void)req;

@@ -94,7 +94,7 @@ typedef struct {
 void ga_ew_layout(ga_ewiter *it, int reduce_dims, int allow_vin, ga_ewvariant *v, ga_ixbuf *ix,
                   int64_t *count);
 
-/* core._ew_layout{...}: ga_ew_layout for specs (ew_layout.c) */
+/* core._test.ew_layout{...}: ga_ew_layout for specs (ew_layout.c) */
 int ga_l_ew_layout(lua_State *L);
 
 /* ===================================================================== */

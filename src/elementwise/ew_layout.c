@@ -223,7 +223,7 @@ static int64_t int_field(lua_State *L, int t, const char *key, int64_t def) {
   return v;
 }
 
-/* core._ew_layout{shape=, ops={{strides=, itemsize=, ptr=, out=}, ...},
+/* core._test.ew_layout{shape=, ops={{strides=, itemsize=, ptr=, out=}, ...},
 ** contiguous=, reduce_dims=, vin=} -> {class=, vec=, unroll=, nd=, idx64=,
 ** bmask=, count=}: the layout class a call would take, for specs */
 int ga_l_ew_layout(lua_State *L) {

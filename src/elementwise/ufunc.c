@@ -491,7 +491,7 @@ static void add_variant(ga_buf *b, const ga_ufunc *u, int l, const char *tag, in
   ga_ew_generate(&s, &v, b);
 }
 
-/* core._ufunc_source(u[, full]) -> one program holding u's kernels, so
+/* core._test.ufunc_source(u[, full]) -> one program holding u's kernels, so
 ** that specs compile all of them with one NVRTC call: every loop in the
 ** strided class (the operation once per kernel: the cheapest to compile),
 ** and the first and last loops also in the others (flat, flat with a

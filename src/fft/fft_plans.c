@@ -1,6 +1,6 @@
 /*
 ** fft_plans.c: the cuFFT plan cache. A plan is not a per-state handle like
-** the other libraries' (libs.h): it costs milliseconds to make and holds
+** the other libraries' (libhandle.h): it costs milliseconds to make and holds
 ** device tables, so plans are shared by every Lua state of the process, one
 ** bounded LRU list per device (CuPy's default bound, 16). Several states on
 ** several threads may use one plan: a mutex guards the lists, and binding a

@@ -165,7 +165,7 @@ ga_desc ga_check(lua_State *L, int idx) {
   return d;
 }
 
-/* core._capi_desc(x) -> ga_check's description as a table (for the specs) */
+/* core._test.capi_desc(x) -> ga_check's description as a table (for the specs) */
 static int l_capi_desc(lua_State *L) {
   ga_desc d = ga_check(L, 1);
   lua_createtable(L, 0, 10);

@@ -33,6 +33,6 @@ ga_array *ga_wrap_memory(lua_State *L, ga_state *ctx, void *ptr, int dtype, int 
 
 void ga_open_capi(lua_State *L);
 void ga_open_dlpack(lua_State *L);
-void ga_open_dlpack_hooks(lua_State *L);   /* core._dlpack_*: hand-made tensors for the specs */
+void ga_open_dlpack_hooks(lua_State *L);   /* core._test.dlpack_*: hand-made tensors for the specs */
 
 #endif

@@ -1,5 +1,5 @@
 /*
-** handles.c: the library-handle home (libs.h). The handles of one Lua state
+** handles.c: the library-handle home (libhandle.h). The handles of one Lua state
 ** live in a userdata in the registry whose __gc destroys them, so a state
 ** closed by its host takes its handles with it; no C global holds one.
 */

@@ -52,7 +52,7 @@ const ga_nccl_api *ga_nccl(lua_State *L, const char *fname);
 /* Raise "<fname>: <call> failed: <status> (<NCCL's last error>)" unless
 ** status is ncclSuccess; comm may be NULL */
 void ga_nccl_check(lua_State *L, int status, ga_nccl_comm comm, const char *fname, const char *call);
-/* nccl.c: ga.nccl's communicators and collectives (core._nccl) */
+/* nccl.c: ga.nccl's communicators and collectives (core.nccl) */
 void ga_open_nccl(lua_State *L);
 
 #endif

@@ -12,7 +12,7 @@
 **      alone cannot fill the GPU (full reductions always do this unless the
 **      input fits one block: then it is a single launch);
 **   3. looks the kernels up in kcache (a few bytes of key), generating and
-**      compiling the program on a miss (reduction_gen.c), and launches.
+**      compiling the program on a miss (reduction_codegen.c), and launches.
 ** Programs are few: the main kernel serves one pass and split rows alike
 ** (a run-time switch in its store), strided kernels' indexers are padded to
 ** 4 or 8 axes (the padding costs a test, not a program; see bucket), and

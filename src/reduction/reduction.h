@@ -37,7 +37,7 @@ typedef struct {
   const char *identity;      /* NULL: none (the first element starts it) */
   const char *reduce_type;   /* a C type, valid after typedefs and preamble */
   const ga_typemap *typemap; /* placeholder typedefs (user kernels), or NULL */
-  int with_math;             /* include kernels/math.cuh (user kernels: complex operators) */
+  int with_math;             /* include kernels/common/math.cuh (user kernels: complex operators) */
   const char *preamble;
   int nopts;
   const char *const *opts;   /* NVRTC options */
@@ -68,7 +68,7 @@ void ga_reduce(lua_State *L, ga_state *ctx, ga_red_call *c);
 ** names and roles), for cache keys; call after the args are filled in */
 uint64_t ga_red_hash(const ga_red_code *code);
 
-/* Generate the CUDA source of a reduction program (reduction_gen.c) */
+/* Generate the CUDA source of a reduction program (reduction_codegen.c) */
 typedef struct {
   int kind;        /* GA_RED_KIND_* of the main kernel */
   int vec;         /* V of the main kernel */

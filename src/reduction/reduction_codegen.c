@@ -1,6 +1,6 @@
 /*
-** reduction_gen.c: CUDA source of one reduction program. The templates in
-** kernels/reduction.cuh do the work; what is generated here is the part
+** reduction_codegen.c: CUDA source of one reduction program. The templates in
+** kernels/reduction/reduction.cuh do the work; what is generated here is the part
 ** that depends on the definition: typedefs, the op (identity and combine),
 ** the map and post-map functions with the user's parameter names, the
 ** structs that read inputs and write outputs. Two programs:

@@ -1,8 +1,8 @@
 /*
-** reduction_api.c: what Lua sees of the reduction engine.
+** reduction_lua.c: what Lua sees of the reduction engine.
 **   - built-in reductions: lua/gpuarray/reductions.lua describes each one as
 **     data (expressions, and per input dtype the reduce type and the result
-**     dtype); core._reduction_builtin(def) turns it into one C closure that
+**     dtype); core.reduction.builtin(def) turns it into one C closure that
 **     serves both ga.sum(x, opts) and x:sum(axis, opts). The hot path reads
 **     no Lua tables unless an options table is given.
 **   - ga.ReductionKernel(in_params, out_params, map, reduce, post_map,
@@ -644,7 +644,7 @@ static int push_source(lua_State *L, const ga_red_code *c, const ga_red_variant 
   return 1;
 }
 
-/* core._reduction_source(fn, in_dtype[, variant][, {dtype=, out=}]) for a
+/* core._test.reduction_source(fn, in_dtype[, variant][, {dtype=, out=}]) for a
 ** built-in reduction closure */
 static int l_builtin_source(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
@@ -739,7 +739,7 @@ static int l_kernel_compile(lua_State *L) {
   return 1;
 }
 
-/* core._reduce_axes(ndim, axis) -> sorted list of the 1-based reduced axes */
+/* core._test.reduce_axes(ndim, axis) -> sorted list of the 1-based reduced axes */
 static int l_reduce_axes(lua_State *L) {
   int ndim = (int)luaL_checkinteger(L, 1);
   if (ndim < 0 || ndim > GA_MAXDIM) return ga_error(L, "_reduce_axes: bad ndim");

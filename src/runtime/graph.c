@@ -277,7 +277,7 @@ int ga_l_is_capturing(lua_State *L) {
   return 1;
 }
 
-/* core._abort_capture(s): graph.capture's error path; true when it ended one */
+/* core.runtime.abort_capture(s): graph.capture's error path; true when it ended one */
 static int l_abort_capture(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   cudaStream_t s = ga_checkstream(L, ctx, 1, "graph.capture");
@@ -287,7 +287,7 @@ static int l_abort_capture(lua_State *L) {
   return 1;
 }
 
-/* core._sync_guard(fname): tostring's early check (no CUDA call) */
+/* core.runtime.sync_guard(fname): tostring's early check (no CUDA call) */
 static int l_sync_guard(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   if (ctx->capture) {
@@ -298,7 +298,7 @@ static int l_sync_guard(lua_State *L) {
   return 0;
 }
 
-/* core._check_stream(v, fname) -> v, or raise */
+/* core.runtime.check_stream(v, fname) -> v, or raise */
 static int l_check_stream(lua_State *L) {
   ga_checkstream(L, ga_ctx(L), 1, luaL_checkstring(L, 2));
   lua_settop(L, 1);

@@ -259,7 +259,7 @@ int ga_pool_stream_capturing(int device, cudaStream_t s); /* NULL: legacy, block
 /* ---- pools that Lua objects own --------------------------------------- */
 ga_pool *ga_pool_new_device(int device);    /* ga.MemoryPool(), one per device */
 ga_pool *ga_pool_new_async(int device);     /* ga.MemoryAsyncPool() */
-ga_pool *ga_pool_new_host(void);            /* core._host_pool() */
+ga_pool *ga_pool_new_host(void);            /* core._test.host_pool() */
 /* The owning object is gone: the pool is destroyed as soon as no block of it
 ** is in use (blocks keep their pool alive). A host test pool goes at once. */
 void ga_pool_release_owner(ga_pool *p);

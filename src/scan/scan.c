@@ -1,6 +1,6 @@
 /*
 ** scan.c: cumsum and cumprod along one axis (or over the flattened array),
-** with NumPy's result dtypes and out=. Two kernels (kernels/scan.cuh):
+** with NumPy's result dtypes and out=. Two kernels (kernels/scan/scan.cuh):
 ** tiles with a deterministic single-pass look-back when the axis is the
 ** contiguous one (one launch after a memset of the tile flags), one
 ** sequential thread per row otherwise. Also the shared helper that compiles
@@ -73,7 +73,7 @@ static void tile_shape(scan_variant *v) {
 ** block per SM (128 accumulators a lane) moves more bytes an SM per
 ** microsecond than four blocks of small tiles (measured on the H200:
 ** ~2.9 against ~2.6 TB/s for 2^26 floats) */
-static atomic_int forced_scale;   /* specs: 2 or 4 widens every tile that can be (core._scan_wide);
+static atomic_int forced_scale;   /* specs: 2 or 4 widens every tile that can be (core._test.scan_wide);
                                   ** atomic: states on other threads read it */
 
 static void widen(scan_variant *v, int64_t n, int64_t nrows, int64_t sms) {
@@ -208,7 +208,7 @@ static void run_scan(lua_State *L, ga_state *ctx, int op, const ga_array *x, ga_
   /* scratch: the ticket, a flag per tile and per group of 32 tiles, then
   ** the tiles' aggregates and the groups' sums and inclusive prefixes.
   ** 4-byte accumulators keep flag and value in one 8-byte word instead
-  ** (kernels/scan.cuh: ga_scan_packed): the words are zeroed too. */
+  ** (kernels/scan/scan.cuh: ga_scan_packed): the words are zeroed too. */
   int64_t accsz = ga_dtypes[acc].itemsize, packed = accsz == 4;
   int64_t vsz = packed ? 8 : accsz;
   int64_t ngroups = cdiv(tpr, 32) * nrows;
@@ -373,7 +373,7 @@ static int scan_call(lua_State *L, int op, const char *fname) {
 static int l_cumsum(lua_State *L) { return scan_call(L, 0, "cumsum"); }
 static int l_cumprod(lua_State *L) { return scan_call(L, 1, "cumprod"); }
 
-/* Test hook: core._scan_wide(scale): 2 or 4 widens tiles whatever the
+/* Test hook: core._test.scan_wide(scale): 2 or 4 widens tiles whatever the
 ** size, 0 restores the size rule */
 static int l_scan_wide(lua_State *L) {
   lua_Integer s = luaL_checkinteger(L, 1);
@@ -382,7 +382,7 @@ static int l_scan_wide(lua_State *L) {
   return 0;
 }
 
-/* Test hook: core._scan_source(op, in_dtype, out_dtype, kind, nd[, vec_in, vec_out[, wide]]) -> source,
+/* Test hook: core._test.scan_source(op, in_dtype, out_dtype, kind, nd[, vec_in, vec_out[, wide]]) -> source,
 ** options (nil, or the list) */
 static int l_scan_source(lua_State *L) {
   const char *op = luaL_checkstring(L, 1);

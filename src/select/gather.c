@@ -5,7 +5,7 @@
 **   _scatter(x, idx, v)                x[idx] = v along the first axis
 **   _put(x, idx, vals)                 x.flat[idx] = vals (cyclic), NumPy's put
 ** Indices are 1-based and wrap rather than raise (no sync): the rule is
-** written once, in kernels/gather.cuh (ga_wrap). Layouts are handled by
+** written once, in kernels/select/gather.cuh (ga_wrap). Layouts are handled by
 ** building one iteration space over the output (or the indexed shape) with
 ** per-operand strides, merged like the copy engine's. Two shapes of that
 ** space get kernels of their own: one dimension with contiguous indices and

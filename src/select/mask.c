@@ -1,6 +1,6 @@
 /*
 ** mask.c: boolean masks and nonzero, on the stream compaction of
-** kernels/mask.cuh.
+** kernels/select/mask.cuh.
 **   x[mask]        methods._mask_get: a 1-D copy of the selected elements
 **   x[mask] = v    methods._mask_set: v a scalar (or one-element array):
 **                  a masked fill, no sync; v an array of the selected
@@ -351,7 +351,7 @@ static int l_mask_set(lua_State *L) {
 /* test hook and registration                                            */
 /* ===================================================================== */
 
-/* core._mask_source(kind, flag_dtype, value_dtype, nd[, idx64[, vec, vec2]]) -> source, for CI
+/* core._test.mask_source(kind, flag_dtype, value_dtype, nd[, idx64[, vec, vec2]]) -> source, for CI
 ** (vec, vec2: vector access to the flags and the values, default true) */
 static int l_mask_source(lua_State *L) {
   static const char *const kinds[] = {"count", "offsets", "copy", "coords", "scatter", "fill", NULL};

@@ -141,7 +141,7 @@ ga_solver *ga_sv_handle(lua_State *L) {
 /* LU                                                                     */
 /* ---------------------------------------------------------------------- */
 
-/* core._getrf(A) -> ipiv (batch..., n), info, index. ipiv is int64 from
+/* core.solver.getrf(A) -> ipiv (batch..., n), info, index. ipiv is int64 from
 ** cuSOLVER's loop, or int32 from cuBLAS's batched LU (small matrices, more
 ** than one): _getrs takes either, and both hold LAPACK's 1-based pivots. */
 static int l_getrf(lua_State *L) {
@@ -181,7 +181,7 @@ static int l_getrf(lua_State *L) {
   return 3;
 }
 
-/* core._getrs(LU, ipiv, B, trans): B (batch..., nrhs, n) solved in place */
+/* core.solver.getrs(LU, ipiv, B, trans): B (batch..., nrhs, n) solved in place */
 static int l_getrs(lua_State *L) {
   ga_svmat a, b;
   ga_sv_mat(L, 1, &a, "linalg: getrs");
@@ -213,7 +213,7 @@ static int l_getrs(lua_State *L) {
 /* Cholesky                                                               */
 /* ---------------------------------------------------------------------- */
 
-/* core._potrf(A, upper) -> info, index (A overwritten by the factor) */
+/* core.solver.potrf(A, upper) -> info, index (A overwritten by the factor) */
 static int l_potrf(lua_State *L) {
   ga_svmat m;
   ga_sv_mat(L, 1, &m, "linalg: potrf");
@@ -247,7 +247,7 @@ static int l_potrf(lua_State *L) {
 /* QR                                                                     */
 /* ---------------------------------------------------------------------- */
 
-/* core._geqrf(A) -> tau (batch..., min(m, n)); A holds R and reflectors */
+/* core.solver.geqrf(A) -> tau (batch..., min(m, n)); A holds R and reflectors */
 static int l_geqrf(lua_State *L) {
   ga_svmat m;
   lua_settop(L, 1);
@@ -302,7 +302,7 @@ static int orgqr(ga_solver *s, int t, int m, int n, int k, void *A, const void *
   }
 }
 
-/* core._orgqr(A, tau): A (batch..., ncols, m) holds the reflectors in its
+/* core.solver.orgqr(A, tau): A (batch..., ncols, m) holds the reflectors in its
 ** first columns; overwritten by the first ncols columns of Q */
 static int l_orgqr(lua_State *L) {
   ga_svmat m;
@@ -331,7 +331,7 @@ static int l_orgqr(lua_State *L) {
 /* symmetric / Hermitian eigenproblem                                     */
 /* ---------------------------------------------------------------------- */
 
-/* core._syevd(A, upper, vectors) -> w (real, batch..., n), info, index;
+/* core.solver.syevd(A, upper, vectors) -> w (real, batch..., n), info, index;
 ** with vectors, A is overwritten by the eigenvectors (columns) */
 static int l_syevd(lua_State *L) {
   ga_svmat m;

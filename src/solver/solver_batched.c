@@ -1,7 +1,7 @@
 /*
 ** solver_batched.c: the libraries' batched routines, which solver.c and
 ** solver_svd.c call in place of their loop of single-matrix calls when a
-** batch has more than one matrix and the matrices are small (libs.h has
+** batch has more than one matrix and the matrices are small (solver.h has
 ** the limits; docs/linalg.md the table):
 **   LU           cuBLAS <t>getrfBatched / <t>getrsBatched (n <= GA_SV_SMALL_MAX)
 **   Cholesky     cuSOLVER <t>potrfBatched                 (n <= GA_SV_SMALL_MAX)

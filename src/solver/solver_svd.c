@@ -47,7 +47,7 @@ static int gesvdj_run(ga_solver *s, int t, cusolverEigMode_t jobz, int econ, int
   return t == GA_FLOAT64 ? (int)GESVDJ_RUN(D, double) : (int)GESVDJ_RUN(Z, cuDoubleComplex);
 }
 
-/* core._gesvd(A, method, full, vectors) -> S, U, V, v_is_vt, info, index,
+/* core.solver.gesvd(A, method, full, vectors) -> S, U, V, v_is_vt, info, index,
 ** perturbation.
 ** S (batch..., n) real; with vectors U (batch..., m or n, m) holds U
 ** column-major and V (batch..., n, n) holds V (gesvdj, gesvdp) or V^H

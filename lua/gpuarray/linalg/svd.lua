@@ -29,7 +29,7 @@ return function(ga, linalg)
     rectangular = "gesvd",
     values = { float32 = "gram", float64 = "gesvdj", complex64 = "gram", complex128 = "gesvdj" },
     -- a batch of more than one matrix of at most this many rows and columns
-    -- goes to gesvdjBatched (its documented limit: src/libs/solver_batched.c)
+    -- goes to gesvdjBatched (its documented limit: src/solver/solver_batched.c)
     batched_max = 32,
   }
 

@@ -1,6 +1,6 @@
 --- ga.sparse conversions: tocoo, tocsr, tocsc, toarray, transpose (T),
 -- sum_duplicates, sort_indices, astype, copy. Sorting by (row, col) is one
--- argsort of the int64 key row * ncols + col (src/engine/sort.c);
+-- argsort of the int64 key row * ncols + col (src/sort/sort.c);
 -- duplicates are summed by atomic adds into their group, found with the
 -- same flags unique uses; indptr is a searchsorted of the sorted rows.
 return function(ga, SP)
