@@ -5,7 +5,8 @@
 -- fails naming the file and line; `make all` on such a copy fails before
 -- it compiles anything. Runs without a GPU.
 local function sh(cmd)
-  local p = io.popen(cmd .. " 2>&1; echo \"rc=$?\"")
+  -- without LD_PRELOAD: under make asan, cp and make are not instrumented
+  local p = io.popen("unset LD_PRELOAD; " .. cmd .. " 2>&1; echo \"rc=$?\"")
   local out = p:read("a")
   p:close()
   local rc = tonumber(out:match("rc=(%d+)%s*$"))
