@@ -1,6 +1,6 @@
 --- CPU references for the ufunc specs: NumPy's semantics computed in Lua
 -- (integers wrap to their width, floats in double, complex numbers as
--- {re, im} with the same formulas kernels/math.cuh uses), input
+-- {re, im} with the same formulas kernels/common/math.cuh uses), input
 -- generators per ufunc and dtype, and a tolerant comparison.
 local helper = require "helper"
 

@@ -30,7 +30,7 @@ describe("jit % and //", function()
     assert.is_truthy(src:find("_jit_fmod_lua(", 1, true))
     assert.is_truthy(src:find("(m < 0.0 && b > 0.0)", 1, true))
     assert.is_nil(src:find("b != m", 1, true))
-    assert.is_true(ga._core._compile(src, nil, 90) > 0)
+    assert.is_true(ga._core._test.compile(src, nil, 90) > 0)
   end)
 
   helper.gpu_it("match Lua's operators on floats (float64 and float32), every pair of special values", function()

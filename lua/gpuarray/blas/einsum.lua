@@ -157,7 +157,7 @@ return function(ga)
         for j = d + 1, #lt do if lt[j] == lt[d] then e = j break end end
         if e then
           local c = lt[d]
-          x = core._diag_view(x, 0, d, e)
+          x = core.blas.diag_view(x, 0, d, e)
           table.remove(lt, e)
           table.remove(lt, d)
           lt[#lt + 1] = c

@@ -71,7 +71,7 @@ return function(ga, methods)
     -- the ufunc's loop for a's dtype, on its own compute types (Ci: the
     -- inputs', so sqrt.at of an integer array computes in float64)
     local uop, Ci = methods.uop_source(u, A)
-    local pre = { core._kernel_source("gather"), core._kernel_source("atomic"), uop }
+    local pre = { core.compile.kernel_source("gather"), core.compile.kernel_source("atomic"), uop }
     local ins = {}
     for d = 1, nidx do ins[#ins + 1] = ("raw int64 idx%d, int64 n%d"):format(d, d) end
     ins[#ins + 1] = "int64 rest"

@@ -4,7 +4,7 @@
 -- for bool, int8..int64, uint8..uint64, float16/32/64, complex64/128) and
 -- the CUDA expression over in0, in1 and out0. `ops` overrides the
 -- expression for loops whose first input is one of the given type chars.
--- The C side (src/ufunc.c) turns each into an object that compiles its
+-- The C side (src/elementwise/ufunc.c) turns each into an object that compiles its
 -- loops through the elementwise engine on first use, one kernel per loop,
 -- operand dtypes and layout class.
 --
@@ -205,7 +205,7 @@ return function(ga)
   for _, d in ipairs(defs) do
     local decl = declare(d)
     d.decl, d.methods = decl, um.proxy()
-    local u = core._ufunc(d)
+    local u = core.elementwise.ufunc(d)
     um.attach(d.methods, u)
     d.decl, d.methods = nil, nil   -- the ufunc keeps them; the definition stays plain data
     api.attach(decl, u)
@@ -224,5 +224,6 @@ return function(ga)
   internal.ufunc_names = ufuncs
   for _, d in ipairs(defs) do internal.ufunc_def_of[ga[d.name]] = d end
 
-  core._install_operators(ga)
+  -- the operators (+, -, ..., x:add_(y), x:lt(y)) were bound to their
+  -- ufuncs as core.elementwise.ufunc made them (src/elementwise/operators.c)
 end

@@ -71,9 +71,9 @@ fftshift undone.
   api.def(fft, [[
 fft.cache_info(device: integer|userdata?) -> table
 The plan cache of a device (the current one by default): {size=, max_size=, hits=, misses=, device=}.
-]], function(device) return core._fft_cache_info(device) end)
+]], function(device) return core.fft.cache_info(device) end)
   api.def(fft, [[
 fft.set_cache_size(n: integer)
 At most n plans cached on the current device (0: none; default 16); the least recently used go first.
-]], function(n) core._fft_set_cache_size(n) end)
+]], function(n) core.fft.set_cache_size(n) end)
 end

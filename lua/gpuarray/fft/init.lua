@@ -1,5 +1,5 @@
 --- ga.fft (API.md §7): NumPy's numpy.fft on cuFFT. The C side
--- (src/libs/fft.c) transforms the last 1 to 3 axes of a C-contiguous array,
+-- (src/fft/fft.c) transforms the last 1 to 3 axes of a C-contiguous array,
 -- batched over the others, with plans from a per-device LRU cache; this
 -- file does what NumPy's signatures add: n / s (crop or zero-pad), axis /
 -- axes (1-based, negative from the end), norm ("backward", "ortho",
@@ -113,7 +113,7 @@ return function(ga)
         i = i + 1
       end
       local y, inv = to_last(x, chunk)
-      x = back(core._fft_exec(y, "c2c", #chunk, inverse), inv)
+      x = back(core.fft.exec(y, "c2c", #chunk, inverse), inv)
     end
     return x
   end
@@ -239,10 +239,10 @@ norm: "backward" (default: the inverse scaled by 1/n), "ortho" or "forward".
     local last = axes[#axes]
     local r
     if trailing(x, axes) then
-      r = core._fft_exec(ga.ascontiguousarray(x), "r2c", #axes)
+      r = core.fft.exec(ga.ascontiguousarray(x), "r2c", #axes)
     else
       local y, inv = to_last(x, { last })
-      r = back(core._fft_exec(y, "r2c", 1), inv)
+      r = back(core.fft.exec(y, "r2c", 1), inv)
       local rest = table.move(axes, 1, #axes - 1, 1, {})
       if #rest > 0 then r = c2c(r, rest, false) end
     end
@@ -264,11 +264,11 @@ norm: "backward" (default: the inverse scaled by 1/n), "ortho" or "forward".
     local f = norm_factor(norm, total, false)
     local r
     if trailing(x, axes) then
-      r = core._fft_exec(ga.ascontiguousarray(x), "c2r", #axes, n)
+      r = core.fft.exec(ga.ascontiguousarray(x), "c2r", #axes, n)
     else
       if #rest > 0 then x = c2c(x, rest, true) end
       local y, inv = to_last(x, { last })
-      r = back(core._fft_exec(y, "c2r", 1, n), inv)
+      r = back(core.fft.exec(y, "c2r", 1, n), inv)
     end
     return scaled(r, f)
   end

@@ -16,7 +16,7 @@ return function(ga)
       "float64 y",
       "y = ga_interp((double)x, xp, fp, n, has_left ? left : (double)fp[0], has_right ? right : (double)fp[n - 1])",
       "ga_interp",
-      { preamble = core._kernel_source("interp") })
+      { preamble = core.compile.kernel_source("interp") })
     return kernel
   end
 

@@ -21,15 +21,15 @@ return function(ga)
     return t
   end
   local hidden = {
-    frexp_mantissa = core._ufunc { name = "frexp", nin = 1, loops = loops(),
+    frexp_mantissa = core.elementwise.ufunc { name = "frexp", nin = 1, loops = loops(),
                                    op = "{ int e_; out0 = ga_frexp(in0, &e_); }", types = "real numbers" },
-    frexp_exponent = core._ufunc { name = "frexp", nin = 1, loops = loops("i"),
+    frexp_exponent = core.elementwise.ufunc { name = "frexp", nin = 1, loops = loops("i"),
                                    op = "{ int e_; ga_frexp(in0, &e_); out0 = e_; }", types = "real numbers" },
-    modf_fraction = core._ufunc { name = "modf", nin = 1, loops = loops(),
+    modf_fraction = core.elementwise.ufunc { name = "modf", nin = 1, loops = loops(),
                                   op = "{ auto i_ = in0; out0 = ga_modf(in0, &i_); }", types = "real numbers" },
-    modf_integral = core._ufunc { name = "modf", nin = 1, loops = loops(),
+    modf_integral = core.elementwise.ufunc { name = "modf", nin = 1, loops = loops(),
                                   op = "{ auto i_ = in0; ga_modf(in0, &i_); out0 = i_; }", types = "real numbers" },
-    ldexp = core._ufunc { name = "ldexp", nin = 2, loops = { "el->e", "fl->f", "dl->d" },
+    ldexp = core.elementwise.ufunc { name = "ldexp", nin = 2, loops = { "el->e", "fl->f", "dl->d" },
                           op = "out0 = ga_ldexp(in0, in1)",
                           types = "a real number and an integer exponent (int64 at most)" },
   }

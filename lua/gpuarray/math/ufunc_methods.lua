@@ -98,7 +98,7 @@ return function(ga)
   -- compute types. The reduce-like methods pick D so that both are D's.
   local function uop_source(u, D)
     local _, sig
-    if u.nin == 2 then _, sig = u:_resolve(D, D) else _, sig = u:_resolve(D) end
+    if u.nin == 2 then _, sig = core.elementwise.resolve(u, D, D) else _, sig = core.elementwise.resolve(u, D) end
     local ci, co = ctype(CHAR[sig:sub(1, 1)]), ctype(CHAR[sig:sub(-1)])
     local op = loop_op(def_of(u.name), sig)
     if u.nin == 2 then
@@ -130,9 +130,9 @@ return function(ga)
     end
     local r = memo[D]
     if r then return r end
-    local R = u:_resolve(D, D)
+    local R = core.elementwise.resolve(u, D, D)
     if R == D then r = D
-    elseif ga.result_type(D, R) == R and u:_resolve(R, R) == R then r = R
+    elseif ga.result_type(D, R) == R and core.elementwise.resolve(u, R, R) == R then r = R
     else
       fail(("%s: no loop of %s keeps %s (%s, %s -> %s): the method needs one whose inputs and output agree"):format(
         fname, name, D, D, D, R))
@@ -386,8 +386,8 @@ return function(ga)
   local function reduceat_module(u, name, X, D, warp)
     return cached(("rat|%s|%s|%s|%s"):format(name, X, D, tostring(warp)), function()
       local src = table.concat({
-        core._kernel_source("common"), core._kernel_source("math"), (uop_source(u, D)),
-        core._kernel_source("reduceat"),
+        core.compile.kernel_source("common"), core.compile.kernel_source("math"), (uop_source(u, D)),
+        core.compile.kernel_source("reduceat"),
         ("extern \"C\" __global__ void __launch_bounds__(256) k(const %s *x, const long long *idx, %s *y, "
          .. "long long m, long long n, long long s) {\n  ga_reduceat<%s, %s, %s, %s>(x, idx, y, m, n, s);\n}\n"):format(
           X, D, X, ctype(D), D, warp and "true" or "false"),
@@ -556,7 +556,7 @@ broadcast to the indexed shape; unary ufuncs take no b. Returns nothing.
       return f
     end,
   }
-  --- The methods table of a ufunc definition (core._ufunc's `methods`)
+  --- The methods table of a ufunc definition (core.elementwise.ufunc's `methods`)
   function M.proxy()
     return setmetatable({}, proxy_mt)
   end

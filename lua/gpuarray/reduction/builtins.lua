@@ -1,38 +1,25 @@
 --- The built-in reductions (docs/api.md §6), defined as data on the reduction
--- engine (src/reduction.c): each is a map, a reduce and a post-map
+-- engine (src/reduction/): each is a map, a reduce and a post-map
 -- expression in CUDA, an identity, and per input dtype the reduce (C) type
--- and the result dtype, following NumPy. core._reduction_builtin turns a
+-- and the result dtype, following NumPy. core.reduction.builtin turns a
 -- definition into one C function that is both ga.NAME(x[, opts]) and the
 -- method x:NAME([axis][, opts]); options: axis (integer or list, 1-based,
 -- negative from the end), keepdims, dtype (where NumPy takes one), out,
 -- ddof (var, std). A reduction over every axis gives a 0-d array.
 --
 -- The CUDA helpers the expressions call (ga_r_max, ga_arg_combine,
--- ga_welford_*, ...) live in kernels/reduction.cuh.
+-- ga_welford_*, ...) live in kernels/reduction/reduction.cuh.
 local api = require "gpuarray.api"
 
 return function(ga)
   local core = ga._core
   local methods = ga.methods
 
-  local CTYPE = {
-    bool = "bool", int8 = "signed char", int16 = "short", int32 = "int", int64 = "long long",
-    uint8 = "unsigned char", uint16 = "unsigned short", uint32 = "unsigned int",
-    uint64 = "unsigned long long", float16 = "float16", float32 = "float", float64 = "double",
-    complex64 = "complex64", complex128 = "complex128",
-  }
-  local SIZE = {
-    bool = 1, int8 = 1, int16 = 2, int32 = 4, int64 = 8, uint8 = 1, uint16 = 2, uint32 = 4,
-    uint64 = 8, float16 = 2, float32 = 4, float64 = 8, complex64 = 8, complex128 = 16,
-  }
-  local KIND = {
-    bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u",
-    uint32 = "u", uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c",
-    complex128 = "c",
-  }
+  local internal = require "gpuarray.internal"
+  local CTYPE, SIZE, KIND = internal.CTYPE, internal.SIZE, internal.KIND   -- C's dtype table
   local REAL = { complex64 = "float32", complex128 = "float64" }
   local DTYPES = {}
-  for name in pairs(CTYPE) do DTYPES[#DTYPES + 1] = name end
+  for _, d in ipairs(internal.dtypes) do DTYPES[#DTYPES + 1] = d.name end
 
   -- An entry of a types table: reduce in dtype acc (size known), result out
   local function plain(acc, out)
@@ -198,7 +185,7 @@ return function(ga)
   for _, name in ipairs(names) do
     local d = DEFS[name]
     local decl = declaration(name)
-    local f = core._reduction_builtin {
+    local f = core.reduction.builtin {
       name = name, kname = "ga_red_" .. name,
       map = d.map, reduce = d.reduce, later = d.later, post = d.post, identity = d.identity,
       types = table_of(d.types, d.only), dtypes = table_of(d.dtypes),
@@ -225,7 +212,7 @@ Cumulative %s along axis (1-based), or over the flattened array (C order)
 without one. Small integers accumulate in int64/uint64 and float16 in
 float32, as NumPy's.
 ]]):format(name, what))
-    local f = core._scan_fn { name = name, op = op - 1, decl = decl }
+    local f = core.scan.fn { name = name, op = op - 1, decl = decl }
     api.attach(decl, f)
     ga[name] = f
     methods[name] = f

@@ -33,7 +33,7 @@ describe("scipy.special", function()
         local u = sp[def.name] or sp[def.name:gsub("^sp_", "_")]
         assert(u, def.name)
         local opts = not full[def.name] and { "--dlink-time-opt" } or nil
-        local ok, n = pcall(core._compile, core._ufunc_source(u, "strided"), opts, 90)
+        local ok, n = pcall(core._test.compile, core._test.ufunc_source(u, "strided"), opts, 90)
         assert(ok, tostring(n))
         if full[def.name] then assert.is_true(n > 0) end
       end)
@@ -63,7 +63,7 @@ describe("scipy.special", function()
       { sp.radian, { "float32", "float32", 1 }, "float32", "fff->f" },
     }
     for _, c in ipairs(cases) do
-      local dt, sig = c[1]:_resolve(table.unpack(c[2]))
+      local dt, sig = ga._core.elementwise.resolve(c[1], table.unpack(c[2]))
       assert.are.equal(c[3], dt, c[1].name)
       assert.are.equal(c[4], sig, c[1].name)
     end

@@ -106,7 +106,7 @@ return function(ga)
   local function dct2_core(x, N, R, f0, f)
     local v = ga.empty(x.shape, R)
     K("permute2", R)(x, i64(N), v)
-    local V = core._fft_exec(v, "r2c", 1)
+    local V = core.fft.exec(v, "r2c", 1)
     local y = ga.empty(x.shape, R)
     K("twiddle2", R)(V, i64(N), i64(N // 2 + 1), rval(R, f0), rval(R, f), y)
     return y
@@ -115,7 +115,7 @@ return function(ga)
     local rows = x.shape[1]
     local V = ga.empty({ rows, N // 2 + 1 }, R == "float32" and "complex64" or "complex128")
     K("twiddle3", R)(x, i64(N), rval(R, x0scale), V)
-    local v = core._fft_exec(V, "c2r", 1, N)   -- unnormalized: sum V_k e^{+}, i.e. N times numpy's irfft
+    local v = core.fft.exec(V, "c2r", 1, N)   -- unnormalized: sum V_k e^{+}, i.e. N times numpy's irfft
     local u = ga.empty(x.shape, R)
     K("unpermute3", R)(v, i64(N), rval(R, 2 * f), u)   -- 2N (1/N of irfft folded: cuFFT's c2r is unscaled)
     return u
@@ -124,7 +124,7 @@ return function(ga)
     local rows = x.shape[1]
     local z = ga.empty({ rows, 2 * N - 2 }, R)
     K("even1", R)(x, i64(N), rval(R, e), z)
-    local Z = core._fft_exec(z, "r2c", 1)
+    local Z = core.fft.exec(z, "r2c", 1)
     local y = ga.empty(x.shape, R)
     K("real1", R)(Z, i64(N), rval(R, f), rval(R, fe), y)
     return y
@@ -133,7 +133,7 @@ return function(ga)
     local rows = x.shape[1]
     local z = ga.empty({ rows, 2 * N + 2 }, R)
     K("odd1", R)(x, i64(N), z)
-    local Z = core._fft_exec(z, "r2c", 1)
+    local Z = core.fft.exec(z, "r2c", 1)
     local y = ga.empty(x.shape, R)
     K("imag1", R)(Z, i64(N), rval(R, f), y)
     return y
@@ -142,7 +142,7 @@ return function(ga)
     local rows = x.shape[1]
     local z = ga.empty({ rows, 2 * N }, R == "float32" and "complex64" or "complex128")
     K("pre4", R)(x, i64(N), z)
-    local Z = core._fft_exec(z, "c2c", 1, false)
+    local Z = core.fft.exec(z, "c2c", 1, false)
     local y = ga.empty(x.shape, R)
     K("post4", R)(Z, i64(N), rval(R, f), y)
     return y

@@ -25,7 +25,7 @@ return function(ga)
       if seen[h] then return end
       seen[h] = true
       for _, d in ipairs(DEPS[h] or error("scipy.special: no header " .. h)) do add(d) end
-      texts[h] = texts[h] or core._kernel_source(h)
+      texts[h] = texts[h] or core.compile.kernel_source(h)
       parts[#parts + 1] = texts[h]
     end
     for _, h in ipairs(list) do add(h) end
@@ -66,7 +66,7 @@ return function(ga)
     }
     local decl = name:sub(1, 1) ~= "_" and api.declare(declaration(d, names)) or nil
     def.decl = decl
-    local u = core._ufunc(def)
+    local u = core.elementwise.ufunc(def)
     if decl then api.attach(decl, u) end
     internal.ufunc_def_of[u] = def
     return u, def
