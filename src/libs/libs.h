@@ -40,6 +40,7 @@ void *ga_lib_workspace(lua_State *L, ga_state *ctx, size_t nbytes);
 /* blas.c */
 extern const ga_libdesc ga_cublas;
 void ga_open_blas(lua_State *L);
+void ga_open_triangular(lua_State *L);     /* triangular.c: trsm */
 
 /* matmul.c: core._matmul (cuBLAS GEMM, integer GEMM kernel), _diag_view */
 void ga_open_matmul(lua_State *L);
@@ -55,6 +56,7 @@ typedef struct {
 extern const ga_libdesc ga_cusolver;
 void ga_open_solver(lua_State *L);
 void ga_open_solver_svd(lua_State *L);
+void ga_open_solver_geev(lua_State *L);    /* solver_geev.c: the general eigenproblem */
 
 /* A batch of column-major matrices at a stack index (solver.c says how) */
 typedef struct {
