@@ -160,5 +160,7 @@ void ga_open_nccl(lua_State *L);
 /* sparse.c: cuSPARSE (SpMV, SpMM, SpGEMM) for ga.sparse */
 extern const ga_libdesc ga_cusparse;
 void ga_open_sparse(lua_State *L);
+/* sparse_solve.c: sparse direct solvers (cuSOLVER sparse Cholesky, QR, LU; SpSV; ILU(0)) */
+void ga_open_sparse_solve(lua_State *L);
 
 #endif

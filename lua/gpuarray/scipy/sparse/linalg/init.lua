@@ -15,5 +15,8 @@ return function(ga)
   require("gpuarray.scipy.sparse.linalg.krylov")(ga, L)
   require("gpuarray.scipy.sparse.linalg.isolve")(ga, L)
   require("gpuarray.scipy.sparse.linalg.lsq")(ga, L)
+  require("gpuarray.scipy.sparse.linalg.dsolve")(ga, L)
+  require("gpuarray.scipy.sparse.linalg.eigen")(ga, L)
+  require("gpuarray.scipy.sparse.linalg.matfuncs")(ga, L)
   return L
 end
