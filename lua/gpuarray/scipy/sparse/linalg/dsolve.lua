@@ -23,6 +23,7 @@
 return function(ga, L)
   local internal = require("gpuarray.internal")
   local api = require("gpuarray.api")
+  require("gpuarray.api.surface")       -- api.class
   local def = api.def
   local core = ga._core
   local fail, is_array = internal.fail, internal.is_array

@@ -12,6 +12,7 @@
 return function(ga, L)
   local internal = require("gpuarray.internal")
   local api = require("gpuarray.api")
+  require("gpuarray.api.surface")       -- api.class
   local fail, is_array = internal.fail, internal.is_array
   local shape_str = internal.shape_str
   local issparse = ga.sparse.issparse
