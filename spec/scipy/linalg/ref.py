@@ -35,6 +35,20 @@ def lua(v):
     raise TypeError(type(v))
 
 
+def wrapped(text, width=116):
+    """text split after commas into lines of at most width characters"""
+    lines, cur = [], ""
+    for part in text.split(", "):
+        piece = part if not cur else cur + ", " + part
+        if len(piece) + 4 > width and cur:
+            lines.append(cur + ",")
+            cur = part
+        else:
+            cur = piece
+    lines.append(cur)
+    return "\n    ".join(lines)
+
+
 out = {}
 
 
@@ -180,9 +194,9 @@ put("cross_b", cx2)
 put("cross", np.cross(cx1, cx2))
 
 names = sorted(out)
-print("-- written by spec/scipy/linalg/ref.py (SciPy %s, NumPy %s); do not edit" % (__import__("scipy").__version__,
-                                                                                  np.__version__))
+print("-- written by spec/scipy/linalg/ref.py (SciPy %s, NumPy %s); do not edit" %
+      (__import__("scipy").__version__, np.__version__))
 print("return {")
 for n in names:
-    print("  [\"%s\"] = %s," % (n, lua(out[n])))
+    print(wrapped("  [\"%s\"] = %s," % (n, lua(out[n]))))
 print("}")

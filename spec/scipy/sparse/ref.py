@@ -33,6 +33,20 @@ def lua(v):
     raise TypeError(type(v))
 
 
+def wrapped(text, width=116):
+    """text split after commas into lines of at most width characters"""
+    lines, cur = [], ""
+    for part in text.split(", "):
+        piece = part if not cur else cur + ", " + part
+        if len(piece) + 4 > width and cur:
+            lines.append(cur + ",")
+            cur = part
+        else:
+            cur = piece
+    lines.append(cur)
+    return "\n    ".join(lines)
+
+
 out = {}
 
 
@@ -154,9 +168,9 @@ put("G_strong_n", nc)
 put("G_strong_labels", lab)
 
 names = sorted(out)
-print("-- written by spec/scipy/sparse/ref.py (SciPy %s, NumPy %s); do not edit" % (__import__("scipy").__version__,
-                                                                                  np.__version__))
+print("-- written by spec/scipy/sparse/ref.py (SciPy %s, NumPy %s); do not edit" %
+      (__import__("scipy").__version__, np.__version__))
 print("return {")
 for nm in names:
-    print('  ["%s"] = %s,' % (nm, lua(out[nm])))
+    print(wrapped('  ["%s"] = %s,' % (nm, lua(out[nm]))))
 print("}")

@@ -123,8 +123,8 @@ describe("scipy.sparse", function()
     near(d:tocsr():toarray(), R.D, 0, "DIA -> CSR")
     near(d.T:toarray(), ga.array(R.D):swapaxes(1, 2):totable(), 0, "DIA transpose")
     near(d:dot(ga.ones(5)), ga.matmul(ga.array(R.D), ga.ones(5)):totable(), 1e-14, "DIA product")
-    near(sparse.dia_matrix({ { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } }, { 0, 1 } }, { shape = { 4, 4 } }):toarray(), R.dia_from,
-      0, "dia_matrix")
+    local dm = sparse.dia_matrix({ { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } }, { 0, 1 } }, { shape = { 4, 4 } })
+    near(dm:toarray(), R.dia_from, 0, "dia_matrix")
     near(sparse.spdiags({ { 1, 2, 3, 4 }, { 5, 6, 7, 8 }, { 9, 10, 11, 12 } }, { 0, -1, 2 }, 4, 4):toarray(), R.spdiags,
       0, "spdiags")
     near(sparse.diags({ { 1, 2, 3 }, { 4, 5 }, { 6 } }, { 0, 1, -2 }, { shape = { 3, 3 } }):toarray(), R.diags, 0,

@@ -235,7 +235,7 @@ lower triangular, U k x n upper triangular, k = min(m, n)); with permute_l, P L 
 ]], function(a, permute_l, _, check_finite)
     local fname = "scipy.linalg.lu"
     if check_finite then finite(h.array_arg(a, fname), fname) end
-    local LU, _, perm, dt, m, n, k, batch = factor(a, fname)
+    local LU, _, perm, dt, m, _, k, batch = factor(a, fname)
     local L = ga.tril(LU[{ ga.ellipsis, {}, { 1, k } }], -1) + ga.eye(m, k, 0, dt)
     local U = ga.triu(LU[{ ga.ellipsis, { 1, k }, {} }])
     L = ga.ascontiguousarray(L)

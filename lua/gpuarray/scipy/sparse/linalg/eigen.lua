@@ -154,7 +154,8 @@ and raise, as CuPy's.
   def(L, [[
 scipy.sparse.linalg.svds(A: sparse|LinearOperator|array_like, k: integer = 6, ncv: integer?, tol: number = 0,
                          which: "LM"|"SM" = "LM", v0: array_like?, maxiter: integer?,
-                         return_singular_vectors: boolean|"u"|"vh" = true, solver: "arpack"|"lobpcg"|"propack" = "arpack",
+                         return_singular_vectors: boolean|"u"|"vh" = true,
+                         solver: "arpack"|"lobpcg"|"propack" = "arpack",
                          random_state: any = nil, options: table?) -> ndarray, ndarray, ndarray
 k singular values (ascending) and vectors of A (m x n) from eigsh of A^H A (or A A^H when m < n): u (m x
 k), s, vt (k x n). which "LM" largest, "SM" smallest. solver names SciPy's; all run the Lanczos method.

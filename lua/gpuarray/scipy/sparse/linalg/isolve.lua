@@ -559,7 +559,7 @@ definite. check tests A and M for symmetry first (reads back). Status read back 
     end
     local k = L._minres_kernels()
     local init = {}
-    for i, name in ipairs(MINRES) do init[i] = 0 end
+    for i = 1, #MINRES do init[i] = 0 end
     local I = slots(MINRES)
     init[I.run + 1], init[I.cs + 1], init[I.gmin + 1] = 1, -1, K.REAL[dt] == "float32" and 3.4028234663852886e38 or
       1.7976931348623157e308

@@ -106,7 +106,7 @@ identity.
 
   --- e^(t A) B for one t (A an operator with product mv, 1-norm anorm,
   -- trace mu shifted out)
-  local function expm_multiply_simple(mv, n, B, t, anorm, mu, dt)
+  local function expm_multiply_simple(mv, B, t, anorm, mu, dt)
     local tol = K.EPS[K.REAL[dt]] / 2
     local tn = anorm * math.abs(t)
     local m, s = 0, 1
@@ -184,15 +184,15 @@ first axis. traceA: A's trace when A is an operator (else computed).
       end
       return ga.subtract(Y, ga.multiply(X, mu))
     end
-    if start == nil and stop == nil then return expm_multiply_simple(mv, n, B, 1.0, anorm, mu, dt) end
+    if start == nil and stop == nil then return expm_multiply_simple(mv, B, 1.0, anorm, mu, dt) end
     start, stop, num = start or 0, stop or 1, num or 50
     if endpoint == nil then endpoint = true end
     local step = (stop - start) / math.max(endpoint and num - 1 or num, 1)
     local out = {}
-    local X = expm_multiply_simple(mv, n, B, start, anorm, mu, dt)
+    local X = expm_multiply_simple(mv, B, start, anorm, mu, dt)
     out[1] = X
     for i = 2, num do
-      X = expm_multiply_simple(mv, n, X, step, anorm, mu, dt)
+      X = expm_multiply_simple(mv, X, step, anorm, mu, dt)
       out[i] = X
     end
     return ga.stack(out, 1)
