@@ -61,11 +61,12 @@ end
 
 ga.methods.tolist = ga.methods.totable
 
-require("gpuarray.array.format")(ga)
-require("gpuarray.io.npy")(ga)
+require("gpuarray.io")(ga)
 require("gpuarray.elementwise.ufuncs")(ga)
 require("gpuarray.manipulation.join")(ga)
 require("gpuarray.select")(ga)
+require("gpuarray.logic")(ga)
+require("gpuarray.binary")(ga)
 require("gpuarray.reduction.builtins")(ga)
 require("gpuarray.blas.products")(ga)
 require("gpuarray.blas.einsum")(ga)
@@ -73,13 +74,19 @@ require("gpuarray.solver")(ga)
 require("gpuarray.random")(ga)
 require("gpuarray.fft")(ga)
 require("gpuarray.sort")(ga)
+require("gpuarray.statistics")(ga)
+require("gpuarray.window")(ga)
+require("gpuarray.polynomial")(ga)
+require("gpuarray.set")(ga)
 require("gpuarray.sparse")(ga)
 require("gpuarray.profiler.benchmark")(ga)
 require("gpuarray.jit")(ga)
+require("gpuarray.functional")(ga)
 require("gpuarray.fuse")(ga)
 require("gpuarray.graph")(ga)
 require("gpuarray.nccl")(ga)
 require("gpuarray.scipy")(ga)
+require("gpuarray.misc")(ga)
 
 local api = require "gpuarray.api"
 api.def(ga, [[

@@ -83,7 +83,8 @@ describe("api: every declared function", function()
         local slot = info.params[info.npos + 1]
         -- a trailing named table fills a `dict` parameter or `...` instead
         if not (slot and (slot.vararg or slot.type == "dict")) then
-          assert(tostring(err):sub(1, #want) == want, ("%s: %q, expected %q"):format(info.qualname, first_line(err), want))
+          assert(tostring(err):sub(1, #want) == want,
+                 ("%s: %q, expected %q"):format(info.qualname, first_line(err), want))
         end
         checked = checked + 1
       end

@@ -1,7 +1,7 @@
 --- Selecting and comparing elements (docs/api.md §4, §5):
 --   integer-array indexing: x[idx], x[idx] = v, ga.take, ga.put
---   ga.where(c, x, y), ga.clip, ga.isclose, ga.allclose, ga.array_equal,
---   ga.around / ga.round.
+--   ga.where(c, x, y), ga.clip, ga.around / ga.round; the kernels of
+--   ga.isclose and ga.array_equal (declared in lua/gpuarray/logic).
 --
 -- Integer-array indices are 1-based and wrap instead of raising (a check
 -- would need a sync). On an axis of length n, index k selects the 0-based
@@ -314,61 +314,12 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     return z
   end
 
-  -- The dtype isclose computes in: NumPy's result_type(a, b, 1.0)
-  local function close_dtype(a, b)
-    return ga.result_type(a, b, 1.0)
-  end
-
-  --- ga.isclose(a, b[, {rtol=1e-5, atol=1e-8, equal_nan=false, out=}]):
-  -- bool array of |a - b| <= atol + rtol * |b| (b finite) or a == b,
-  -- broadcast, computed in result_type(a, b, 1.0) (float16 in float).
-  function ga.isclose(a, b, opts)
-    opts = internal.opts(opts, "isclose")
-    local rtol, atol = opts.rtol or 1e-5, opts.atol or 1e-8
-    if type(rtol) ~= "number" or type(atol) ~= "number" then fail("isclose: rtol and atol must be numbers") end
-    if type(a) == "table" then a = ga.asarray(a) end
-    if type(b) == "table" then b = ga.asarray(b) end
-    local f = close_dtype(a, b)
-    local shape = result_shape("isclose", a, b)
-    local z = output("isclose", shape, "bool", opts.out)
-    local k = kernel("isclose", f)
-    k(as_operand(a, f, "isclose"), as_operand(b, f, "isclose"), ga.float64(rtol), ga.float64(atol),
-      ga.bool(opts.equal_nan == true), z)
-    return z
-  end
-
-  local function all_true(z, fname)
-    if z.size == 0 then return true end
-    if not ga.all then fail(fname .. ": needs ga.all (the reductions engine)") end
-    local r = ga.all(z)
-    if is_array(r) then r = r:item() end
-    return r == true
-  end
-
-  --- ga.allclose(a, b[, opts]): whether isclose holds everywhere (a Lua
-  -- boolean; synchronizes).
-  function ga.allclose(a, b, opts)
-    local z = ga.isclose(a, b, opts)
-    return all_true(z, "allclose")
-  end
-
-  --- ga.array_equal(a, b[, equal_nan | {equal_nan=}]): same shape and equal
-  -- elements (a Lua boolean; synchronizes unless the shapes differ or the
-  -- arrays are empty). NaN equals NaN only with equal_nan.
-  function ga.array_equal(a, b, opts)
-    local eqn = opts == true or (type(opts) == "table" and opts.equal_nan == true)
-    if not is_array(a) then a = ga.asarray(a) end
-    if not is_array(b) then b = ga.asarray(b) end
-    local sa, sb = a.shape, b.shape
-    if #sa ~= #sb then return false end
-    for d = 1, #sa do if sa[d] ~= sb[d] then return false end end
-    if a.size == 0 then return true end
-    local f = ga.result_type(a, b)
-    local k = kernel("equal", f)
-    local z = ga.empty(sa, "bool")
-    k(a, b, ga.bool(eqn), z)
-    return all_true(z, "array_equal")
-  end
+  -- isclose, allclose and array_equal (lua/gpuarray/logic) launch the
+  -- kernels defined here, beside the helpers they share
+  internal.select_kernel = kernel
+  internal.select_operand = as_operand
+  internal.select_output = output
+  internal.select_result_shape = result_shape
 
   local INTEGRAL = {
     bool = true, int8 = true, int16 = true, int32 = true, int64 = true,
