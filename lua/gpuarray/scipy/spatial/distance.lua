@@ -28,7 +28,8 @@ return function(ga)
                final = "fmax(0.0, 1.0 - sxy / sqrt(sxx * syy))" },
     correlation = { body = "sw += wk; sx += wk * x; sy += wk * y; sxy += wk * x * y; sxx += wk * x * x; " ..
                       "syy += wk * y * y;",
-                    final = "fmax(0.0, 1.0 - (sxy - sx * sy / sw) / sqrt((sxx - sx * sx / sw) * (syy - sy * sy / sw)))" },
+                    final = "fmax(0.0, 1.0 - (sxy - sx * sy / sw) / " ..
+                      "sqrt((sxx - sx * sx / sw) * (syy - sy * sy / sw)))" },
     -- p and q normalised, m their mean: sqrt((KL(p, m) + KL(q, m)) / 2)
     jensenshannon = { pre = "sx += x; sy += y;", body = [[
       double pp = x / sx, qq = y / sy, mm = (pp + qq) / 2;
