@@ -239,23 +239,43 @@ return function(ga)
     return SP.new("dia", shape, ga.ascontiguousarray(data:astype(t)), offs)
   end
 
+  -- a Lua table of rows that all are plain lists of one length whose first
+  -- elements are of one kind: a dense matrix written in Lua
+  local function plain_rows(arg)
+    local n, kind
+    for i = 1, #arg do
+      local r = arg[i]
+      if type(r) ~= "table" or getmetatable(r) ~= nil then return false end
+      n = n or #r
+      if #r ~= n or n == 0 then return false end
+      kind = kind or type(r[1])
+      if type(r[1]) ~= kind then return false end
+    end
+    return #arg > 0
+  end
+
   --- What a constructor was given: ("dense", x) / ("shape", {m, n}) /
   -- ("coo", data, row, col) / ("compressed", data, indices, indptr) /
-  -- ("sparse", S)
+  -- ("pair", data, offsets) / ("sparse", S). A Lua table is read as a
+  -- tuple when its members say so (index arrays, or lists of differing
+  -- lengths), else as the rows of a dense matrix: (data, indices, indptr)
+  -- given as three plain lists of one length reads as a 3-row matrix.
   local function classify(arg, fname)
     if issparse(arg) then return "sparse", arg end
     if is_array(arg) then return "dense", arg end
     if type(arg) ~= "table" then fail(fname .. ": expected an ndarray, a shape or a tuple of arrays") end
     if #arg == 2 and math.type(arg[1]) == "integer" and math.type(arg[2]) == "integer" then return "shape", arg end
-    if #arg == 2 and type(arg[2]) == "table" and not is_array(arg[2]) and #arg[2] == 2 and
-        type(arg[2][1]) == "table" then
-      return "coo", arg[1], arg[2][1], arg[2][2]
+    local second = arg[2]
+    if #arg == 2 and type(second) == "table" and getmetatable(second) == nil and #second == 2 and
+        (type(second[1]) == "table" or is_array(second[1])) then
+      return "coo", arg[1], second[1], second[2]
     end
+    if plain_rows(arg) then return "dense", arg end
     if #arg == 3 then return "compressed", arg[1], arg[2], arg[3] end
     if #arg == 2 then return "pair", arg[1], arg[2] end
-    if type(arg[1]) == "table" and not is_array(arg[1]) then return "dense", ga.array(arg) end
     fail(fname .. ": expected (data, {row, col}), (data, indices, indptr), a dense matrix or a shape")
   end
+  SP.classify = classify
 
   local function empty(fmt, shape, dtype)
     local t = SP.value_dtype(dtype or "float64", "sparse")
@@ -300,7 +320,7 @@ return function(ga)
       elseif tag == "shape" then
         S = empty(fmt, check_shape(a, fname), dtype)
       elseif tag == "dense" then
-        S = from_dense(a, dtype, fname)
+        S = from_dense(is_array(a) and a or ga.array(a), dtype, fname)
       elseif tag == "coo" then
         S = SP.coo_from(a, b, c, shape, dtype, fname)
       elseif tag == "pair" then

@@ -51,6 +51,21 @@ describe("scipy.sparse without a GPU", function()
     assert.equal("int64", sparse.get_index_dtype({}, 2 ^ 40))
   end)
 
+  it("reads a constructor's Lua tables as tuples or as dense rows", function()
+    local c = sparse._impl.classify
+    assert.equal("shape", (c({ 2, 3 }, "f")))
+    assert.equal("dense", (c({ { 1, 2 }, { 3, 4 } }, "f")))
+    assert.equal("dense", (c({ { 1, 2, 3 }, { 4, 5, 6 }, { 7, 8, 9 } }, "f")))
+    assert.equal("dense", (c({ { { 1, 0 }, { 2, 1 } } }, "f")))                 -- complex pairs
+    assert.equal("coo", (c({ { 1, 2 }, { { 1, 2 }, { 2, 1 } } }, "f")))
+    assert.equal("compressed", (c({ { 1, 2, 3 }, { 1, 2, 3 }, { 1, 2, 3, 4 } }, "f")))   -- data, indices, indptr
+    assert.equal("compressed", (c({ ga.array, { 1, 2, 3 }, { 1, 2, 4 } }, "f")))         -- not all plain lists
+    assert.equal("compressed", (c({ { 1, 2 }, { 1, 2 }, { 1, 2, 3, 3 } }, "f")))
+    assert.equal("pair", (c({ { { 1, 2 } }, { 0 } }, "f")))                   -- DIA data, offsets
+    assert.equal("pair", (c({ { 1, 2, 3 }, 0 }, "f")))
+    helper.assert_gaerror(function() c(5, "sparse.csr_matrix") end, "expected")
+  end)
+
   it("compiles its kernels (scatter add, row extrema) for every value dtype", function()
     for _, t in ipairs({ "float32", "float64", "complex64", "complex128" }) do
       sparse._impl.add_kernel():compile("int64", t, t)
