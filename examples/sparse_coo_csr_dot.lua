@@ -1,13 +1,19 @@
 --- A sparse matrix from COO triplets (1-based, duplicates summed), turned
--- into CSR and multiplied by a vector on the GPU with cuSPARSE.
+-- into CSR, multiplied by a vector on the GPU with cuSPARSE, then used to
+-- solve A x = y back with spsolve (cuSOLVER's sparse QR here: A is not
+-- symmetric).
 --   LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" lua5.4 examples/sparse_coo_csr_dot.lua
 local ga = require "gpuarray"
-local sparse = ga.sparse
+if not ga.is_available() then
+  print("skipped: no CUDA device")
+  return
+end
+local sparse = ga.scipy.sparse
 
 -- (row, col, value): the entry (3, 2) appears twice and sums to 5
 local row = ga.array({ 1, 1, 2, 3, 3, 3 }, "int32")
 local col = ga.array({ 1, 3, 2, 1, 2, 2 }, "int32")
-local val = ga.array({ 4, -1, 2, 1, 2, 3 }, "float32")
+local val = ga.array({ 4, -1, 2, 1, 2, 3 }, "float64")
 
 local A = sparse.coo_matrix({ val, { row, col } }, { shape = { 3, 3 } })
 print(A)                                   -- coo_matrix, 6 stored entries
@@ -17,7 +23,13 @@ print("indptr ", C.indptr)                 -- 1-based: row i is entries indptr[i
 print("indices", C.indices)
 print("data   ", C.data)
 
-local x = ga.array({ 1, 2, 3 }, "float32")
+local x = ga.array({ 1, 2, 3 }, "float64")
 local y = C:dot(x)                         -- SpMV
 print("A x    ", y)
 print("dense  ", ga.matmul(C:toarray(), x))
+assert(ga.allclose(y, { 1, 4, 11 }), "A x is not {1, 4, 11}")
+
+-- and back: the solution of A z = y is x
+local z = sparse.linalg.spsolve(C, y)
+print("solve  ", z)
+assert(ga.allclose(z, x), "spsolve did not give x back")

@@ -23,7 +23,7 @@ end
 
 describe("linalg: decompositions", function()
   it("rejects non-arrays without a GPU too", function()
-    helper.assert_gaerror(function() ga.linalg.inv("x") end, "linalg.inv: an ndarray is needed")
+    helper.assert_gaerror(function() ga.linalg.inv("x") end, "linalg.inv: a must be an array")
     helper.assert_gaerror(function() ga.linalg.svd(true) end, "linalg.svd: an ndarray is needed")
   end)
 
@@ -281,7 +281,7 @@ describe("linalg: decompositions", function()
     helper.assert_gaerror(function() ga.linalg.solve(ga.eye(3), ga.ones(2)) end, "does not match")
     helper.assert_gaerror(function() ga.linalg.inv(ga.ones(3)) end, "a matrix (at least 2 axes)")
     helper.assert_gaerror(function() ga.linalg.qr(rect, "full") end, "linalg.qr: mode")
-    helper.assert_gaerror(function() ga.linalg.eigh(ga.eye(2), "X") end, "uplo")
+    helper.assert_gaerror(function() ga.linalg.eigh(ga.eye(2), "X") end, "UPLO must be one of")
     helper.assert_gaerror(function() ga.linalg.svd(rect, { method = "magic" }) end, "unknown method")
     helper.assert_gaerror(function() ga.linalg.svd(rect, { method = "gram" }) end, "values only")
   end)

@@ -95,7 +95,7 @@ describe("ga.sparse", function()
       "out of range")
     local S = sparse.eye(3)
     helper.assert_gaerror(function() return S:dot(ga.ones(4)) end, "not aligned")
-    helper.assert_gaerror(function() return S + sparse.eye(4) end, "one shape")
+    helper.assert_gaerror(function() return S + sparse.eye(4) end, "inconsistent shapes")
   end)
 
   helper.gpu_it("SpMV, SpMM and SpGEMM match dense matmul", function()

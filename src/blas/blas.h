@@ -12,6 +12,7 @@
 /* blas.c */
 extern const ga_libdesc ga_cublas;
 void ga_open_blas(lua_State *L);
+void ga_open_triangular(lua_State *L);     /* triangular.c: trsm */
 
 /* matmul.c: core.blas.matmul (cuBLAS GEMM, integer GEMM kernel), core.blas.diag_view */
 void ga_open_matmul(lua_State *L);

@@ -62,7 +62,7 @@ static int solver_set_stream(void *p, cudaStream_t stream) {
 }
 
 /* From cusolver_common.h's cusolverStatus_t */
-static const ga_statusname cusolver_status[] = {
+const ga_statusname ga_cusolver_status[] = {
   {1, "CUSOLVER_STATUS_NOT_INITIALIZED"}, {2, "CUSOLVER_STATUS_ALLOC_FAILED"},
   {3, "CUSOLVER_STATUS_INVALID_VALUE"}, {4, "CUSOLVER_STATUS_ARCH_MISMATCH"},
   {5, "CUSOLVER_STATUS_MAPPING_ERROR"}, {6, "CUSOLVER_STATUS_EXECUTION_FAILED"},
@@ -70,7 +70,7 @@ static const ga_statusname cusolver_status[] = {
   {9, "CUSOLVER_STATUS_NOT_SUPPORTED"}, {10, "CUSOLVER_STATUS_ZERO_PIVOT"},
   {11, "CUSOLVER_STATUS_INVALID_LICENSE"}, {31, "CUSOLVER_STATUS_INVALID_WORKSPACE"}, {0, NULL}};
 
-const ga_libdesc ga_cusolver = {"cuSOLVER", cusolver_status, solver_create, solver_destroy, solver_set_stream};
+const ga_libdesc ga_cusolver = {"cuSOLVER", ga_cusolver_status, solver_create, solver_destroy, solver_set_stream};
 
 /* ---------------------------------------------------------------------- */
 /* shared by the routines (here and in solver_svd.c)                      */

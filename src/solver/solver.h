@@ -20,8 +20,11 @@ typedef struct {
   syevjInfo_t syevj;            /* syevjBatched's (default tolerance and sweeps, sorted) */
 } ga_solver;
 extern const ga_libdesc ga_cusolver;
+/* cuSOLVER's status names: the dense and the sparse API share them */
+extern const ga_statusname ga_cusolver_status[];
 void ga_open_solver(lua_State *L);
 void ga_open_solver_svd(lua_State *L);
+void ga_open_solver_geev(lua_State *L);    /* solver_geev.c: the general eigenproblem */
 
 /* A batch of column-major matrices at a stack index (solver.c says how) */
 typedef struct {

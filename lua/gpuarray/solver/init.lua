@@ -9,8 +9,16 @@
 -- back row-major is A^{-1}). Only qr, solve (as CuPy does) and svd (of the
 -- long side) transpose. Leading axes are
 -- a batch; the inputs are copied, never changed.
+--
+-- Every public function is declared (API.md §0, lua/gpuarray/api): the
+-- binder checks types and options, the implementation receives every
+-- parameter by position. eig.lua: eig, eigvals (cuSOLVER's geev);
+-- tensor.lua: cond, tensorsolve, tensorinv, multi_dot, cross,
+-- matrix_transpose and the other NumPy 2 names.
 return function(ga)
   local internal = require("gpuarray.internal")
+  local api = require("gpuarray.api")
+  local def = api.def
   local core = ga._core
   local fail = internal.fail
   local shape_str = internal.shape_str
@@ -79,12 +87,16 @@ return function(ga)
     local A = cm and fmem(a, dt) or cmem(a, dt)
     local ipiv, info, where = core.solver.getrf(A)
     if fname and info > 0 then check_info(info, a.ndim > 2 and where, fname, "matrix is singular") end
-    return A, ipiv
+    return A, ipiv, info, where
   end
+  -- scipy.linalg's LU routines factor on this one LU (one rule for singular)
+  linalg._lu = lu
 
-  --- linalg.solve(a, b): x with a x = b; b is (..., n) when 1-D, else
-  -- (..., n, k) (several right-hand sides); batch axes broadcast
-  function linalg.solve(a, b)
+  def(linalg, [[
+linalg.solve(a: array_like, b: array_like) -> ndarray
+Solve a x = b. b is (..., n) or (..., n, k) (k right-hand sides); leading axes are batches and broadcast.
+Raises "matrix is singular" for an exactly zero pivot of the LU.
+]], function(a, b)
     local n
     a, n = square(a, "solve")
     b = array_arg(b, "linalg.solve")
@@ -105,10 +117,12 @@ return function(ga)
     local x = ga.ascontiguousarray(from_cm(B))
     if vec then return x:reshape(cat(batch, { n })) end
     return x
-  end
+  end)
 
-  --- linalg.inv(a)
-  function linalg.inv(a)
+  def(linalg, [[
+linalg.inv(a: array_like) -> ndarray
+The inverse of each square matrix of a (leading axes are batches); raises "matrix is singular".
+]], function(a)
     local n
     a, n = square(a, "inv")
     local dt = solver_dtype(a)
@@ -118,7 +132,7 @@ return function(ga)
     if a.ndim > 2 then I = ga.ascontiguousarray(ga.broadcast_to(I, a.shape)) end
     core.solver.getrs(A, ipiv, I, false)
     return I
-  end
+  end)
 
   -- the diagonal of U and the permutation's parity, from an LU; zero: the
   -- matrices with an exactly zero pivot (singular). Their det is 0 whatever
@@ -136,14 +150,18 @@ return function(ga)
     return d, sign, dt, zero
   end
 
-  --- linalg.det(a): 0 for a singular matrix (no error, as NumPy)
-  function linalg.det(a)
+  def(linalg, [[
+linalg.det(a: array_like) -> ndarray
+The determinant of each square matrix of a (0 for a singular one, no error, as NumPy).
+]], function(a)
     local d, sign, _, zero = lu_parts(a, "det")
     return ga.where(zero, 0, ga.multiply(ga.prod(d, { axis = -1 }), sign))
-  end
+  end)
 
-  --- linalg.slogdet(a) -> sign, logabsdet (sign 0 and -inf when singular)
-  function linalg.slogdet(a)
+  def(linalg, [[
+linalg.slogdet(a: array_like) -> ndarray, ndarray
+The sign and the natural log of the absolute determinant (sign 0 and -inf for a singular matrix).
+]], function(a)
     local d, sign, dt, zero = lu_parts(a, "slogdet")
     local ad = ga.abs(d)
     local logdet = ga.sum(ga.log(ad), { axis = -1 })
@@ -155,25 +173,32 @@ return function(ga)
     end
     sign = ga.where(zero, 0, ga.multiply(ga.prod(unit, { axis = -1 }), sign))
     return sign, ga.where(zero, -math.huge, logdet)
-  end
+  end)
 
-  --- linalg.cholesky(a): lower L with L L^H = a (a Hermitian positive definite)
-  function linalg.cholesky(a)
-    a = square(a, "cholesky")
+  --- the lower Cholesky factor of each matrix of a (Hermitian positive definite)
+  local function cholesky(a, fname)
+    a = square(a, fname)
     local A = cmem(a, solver_dtype(a))
     -- the memory is column-major conj(a); its upper factor U' gives L = U'^T,
     -- which is U' read row-major
     local info, where = core.solver.potrf(A, true)
-    check_info(info, a.ndim > 2 and where, "cholesky", "matrix is not positive definite")
+    check_info(info, a.ndim > 2 and where, fname, "matrix is not positive definite")
     return ga.tril(A)
   end
+  linalg._cholesky = cholesky
+
+  def(linalg, [[
+linalg.cholesky(a: array_like, *, upper: boolean = false) -> ndarray
+The Cholesky factor of each Hermitian positive-definite matrix of a: lower L with L L^H = a, or upper
+U = L^H with U^H U = a. Raises "matrix is not positive definite".
+]], function(a, upper)
+    local L = cholesky(a, "cholesky")
+    if not upper then return L end
+    return ga.ascontiguousarray(conj_if(L:swapaxes(-1, -2)))
+  end)
 
   local function eig(a, uplo, vectors, fname)
     a = square(a, fname)
-    uplo = uplo or "L"
-    if uplo ~= "L" and uplo ~= "U" then
-      fail(("linalg.%s: uplo is \"L\" or \"U\", got %s"):format(fname, tostring(uplo)))
-    end
     local A = cmem(a, solver_dtype(a))
     -- the lower triangle of row-major a is the upper one of its memory
     local w, info, where = core.solver.syevd(A, uplo == "L", vectors)
@@ -181,32 +206,38 @@ return function(ga)
     return w, A
   end
 
-  --- linalg.eigh(a[, uplo]) -> w (ascending), v (columns)
-  function linalg.eigh(a, uplo)
+  def(linalg, [[
+linalg.eigh(a: array_like, UPLO|uplo: "L"|"U" = "L") -> ndarray, ndarray
+Eigenvalues (ascending) and eigenvectors (the columns of v) of each Hermitian matrix of a, read from
+its lower (UPLO "L") or upper triangle.
+]], function(a, uplo)
     local w, A = eig(a, uplo, true, "eigh")
     -- eigenvectors of conj(a) are the conjugates of a's
     local v = from_cm(A)
     return w, is_complex(v.dtype) and ga.conj(v) or v
-  end
+  end)
 
-  --- linalg.eigvalsh(a[, uplo]) -> w (ascending)
-  function linalg.eigvalsh(a, uplo)
+  def(linalg, [[
+linalg.eigvalsh(a: array_like, UPLO|uplo: "L"|"U" = "L") -> ndarray
+The eigenvalues (ascending) of each Hermitian matrix of a.
+]], function(a, uplo)
     return (eig(a, uplo, false, "eigvalsh"))
-  end
+  end)
 
-  --- linalg.qr(a[, mode]): mode "reduced" (default), "complete" or "r"
-  function linalg.qr(a, mode)
+  def(linalg, [[
+linalg.qr(a: array_like, mode: "reduced"|"complete"|"r"|"raw" = "reduced") -> ndarray, ndarray
+The QR factorisation of each matrix of a: Q, R ("reduced": Q m x k, R k x n with k = min(m, n);
+"complete": Q m x m, R m x n), R alone ("r"), or LAPACK's Householder reflectors h (n x m, transposed
+as NumPy's) and tau ("raw").
+]], function(a, mode)
     a = matrices(a, "qr")
-    mode = mode or "reduced"
-    if mode ~= "reduced" and mode ~= "complete" and mode ~= "r" then
-      fail(("linalg.qr: mode is \"reduced\", \"complete\" or \"r\", got %s"):format(tostring(mode)))
-    end
     local s = a.shape
     local m, n = s[#s - 1], s[#s]
     local k = math.min(m, n)
     local dt = solver_dtype(a)
     local A = fmem(a, dt)                       -- column-major a: (..., n, m)
     local tau = core.solver.geqrf(A)
+    if mode == "raw" then return A, tau end
     local Rfull = from_cm(A)                    -- m x n, R in the upper part
     local R = ga.triu(mode == "complete" and Rfull or Rfull[{ ga.ellipsis, { 1, k }, {} }])
     if mode == "r" then return R end
@@ -221,7 +252,9 @@ return function(ga)
     end
     core.solver.orgqr(Q, tau)
     return from_cm(Q), R
-  end
+  end)
 
   require("gpuarray.solver.svd")(ga, linalg)
+  require("gpuarray.solver.eig")(ga, linalg)
+  require("gpuarray.solver.tensor")(ga, linalg)
 end

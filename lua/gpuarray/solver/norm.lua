@@ -5,6 +5,7 @@
 -- reduction (sqrt of the sum of squares, at copy speed).
 return function(ga, linalg)
   local internal = require("gpuarray.internal")
+  local def = require("gpuarray.api").def
   local fail = internal.fail
   local h = linalg._helpers
   local inf = math.huge
@@ -50,7 +51,7 @@ return function(ga, linalg)
     local perm = {}
     for d = 1, x.ndim do if d ~= r and d ~= c then perm[#perm + 1] = d end end
     perm[#perm + 1], perm[#perm + 2] = r, c
-    return linalg.svd(x:transpose(perm), { compute_uv = false })
+    return linalg.svdvals(x:transpose(perm))
   end
 
   local function restore(res, r, c, keepdims)
@@ -83,10 +84,7 @@ return function(ga, linalg)
     return res:squeeze(math.max(r, c)):squeeze(math.min(r, c))
   end
 
-  function linalg.norm(x, ord, axis, keepdims)
-    if type(ord) == "table" and not internal.is_array(ord) then
-      ord, axis, keepdims = ord.ord, ord.axis, ord.keepdims
-    end
+  local function norm(x, ord, axis, keepdims)
     x = float_of(h.array_arg(x, "linalg.norm"))
     local nd = x.ndim
     if axis == nil then
@@ -110,4 +108,56 @@ return function(ga, linalg)
     end
     return vector_norm(x, ord, norm_axis(axis, nd), keepdims)
   end
+
+  def(linalg, [[
+linalg.norm(x: array_like, ord: number|"fro"|"nuc"?, axis: axes?, keepdims: boolean = false) -> ndarray
+Matrix or vector norm (NumPy's): vector ords 2 (default), 1, inf, -inf, 0 and any p; matrix ords "fro"
+(default), "nuc", 1, -1, 2, -2, inf, -inf. axis: one axis (vectors) or two (matrices), 1-based.
+]], norm)
+
+  def(linalg, [[
+linalg.vector_norm(x: array_like, *, axis: axes?, keepdims: boolean = false, ord: number = 2) -> ndarray
+The vector norm over axis (nil: every element, as one flat vector), NumPy 2's.
+]], function(x, axis, keepdims, ord)
+    x = float_of(h.array_arg(x, "linalg.vector_norm"))
+    if axis == nil then
+      local r = vector_norm(x:ravel(), ord, 1, false)
+      if keepdims then
+        local ones = {}
+        for d = 1, x.ndim do ones[d] = 1 end
+        return r:reshape(ones)
+      end
+      return r
+    end
+    if type(axis) == "table" and #axis ~= 1 then
+      -- several axes: move them last and flatten them into one
+      local nd, keep, moved = x.ndim, {}, {}
+      local chosen = {}
+      for _, a in ipairs(axis) do chosen[norm_axis(a, nd)] = true end
+      local perm = {}
+      for d = 1, nd do if not chosen[d] then perm[#perm + 1] = d; keep[#keep + 1] = x.shape[d] end end
+      for d = 1, nd do if chosen[d] then perm[#perm + 1] = d; moved[#moved + 1] = x.shape[d] end end
+      local count = 1
+      for _, v in ipairs(moved) do count = count * v end
+      local shape = { table.unpack(keep) }
+      shape[#shape + 1] = count
+      local r = vector_norm(x:transpose(perm):reshape(shape), ord, #shape, false)
+      if keepdims then
+        local full = {}
+        for d = 1, nd do full[d] = chosen[d] and 1 or x.shape[d] end
+        return r:reshape(full)
+      end
+      return r
+    end
+    if type(axis) == "table" then axis = axis[1] end
+    return vector_norm(x, ord, norm_axis(axis, x.ndim), keepdims)
+  end)
+
+  def(linalg, [[
+linalg.matrix_norm(x: array_like, *, keepdims: boolean = false, ord: number|"fro"|"nuc" = "fro") -> ndarray
+The norm of each matrix of x (its last two axes), NumPy 2's.
+]], function(x, keepdims, ord)
+    x = float_of(h.matrices(x, "matrix_norm"))
+    return matrix_norm(x, ord, x.ndim - 1, x.ndim, keepdims)
+  end)
 end

@@ -9,6 +9,7 @@
 -- float32's resolution).
 return function(ga, linalg)
   local internal = require("gpuarray.internal")
+  local def = require("gpuarray.api").def
   local core = ga._core
   local fail = internal.fail
   local h = linalg._helpers
@@ -49,20 +50,39 @@ return function(ga, linalg)
     return ga.sqrt(w):astype(REAL[dt])
   end
 
-  --- linalg.svd(a[, {full_matrices=true, compute_uv=true, method=}])
-  -- -> U, S, Vh (or S alone without compute_uv); S descending
-  function linalg.svd(a, opts)
+  -- the SVD of a Hermitian matrix from its eigendecomposition (NumPy's
+  -- hermitian=True): S = |w| descending, U the eigenvectors in that order,
+  -- Vh = (U sign(w))^H
+  local function hermitian_svd(a, uv)
+    local dt = h.solver_dtype(a)
+    if not uv then
+      return ga.flip(ga.sort(ga.abs(linalg.eigvalsh(a:astype(dt))), -1), -1)
+    end
+    local w, v = linalg.eigh(a:astype(dt))
+    local order = ga.flip(ga.argsort(ga.abs(w), -1), -1)           -- 1-based, per matrix
+    local n = w.shape[#w.shape]
+    local flat_w = w:reshape(-1, n)
+    local nb = flat_w.shape[1]
+    -- gather along the last axis: row r's position p is element (r - 1) * n + p
+    local base = (ga.arange(0, nb, "int64") * n):reshape(nb, 1)
+    local pos = (order:reshape(nb, n):astype("int64") + base):reshape(-1)
+    local ws = ga.take(flat_w:reshape(-1), pos):reshape(w.shape)
+    local vt = v:swapaxes(-1, -2):reshape(nb * n, n)               -- rows: eigenvectors
+    local U = ga.take(vt, pos, 1):reshape(v.shape):swapaxes(-1, -2)
+    local sgn = ga.sign(ws):astype(U.dtype)
+    local Vh = h.conj_if(ga.multiply(U, ga.expand_dims(sgn, -2)):swapaxes(-1, -2))
+    return ga.ascontiguousarray(U), ga.abs(ws), ga.ascontiguousarray(Vh)
+  end
+
+  local function svd(a, full, uv, hermitian, method)
     a = h.matrices(a, "svd")
-    opts = internal.opts(opts, "linalg.svd")
-    local full = opts.full_matrices ~= false
-    local uv = opts.compute_uv ~= false
     local dt = h.solver_dtype(a)
     local s = a.shape
     local m, n = s[#s - 1], s[#s]
     local batch = batch_of(s)
-    local method = opts.method
-    if method ~= nil and type(method) ~= "string" then
-      fail("linalg.svd: method must be a string, got " .. type(method))
+    if hermitian then
+      if m ~= n then fail("linalg.svd: hermitian = true needs square matrices") end
+      return hermitian_svd(a, uv)
     end
     if not method then
       local d = linalg._svd_method
@@ -77,7 +97,7 @@ return function(ga, linalg)
     end
     if method == "gesvdp*" then
       local wide = is_complex(dt) and "complex128" or "float64"
-      local U, S, Vh = linalg.svd(a:astype(wide), { full_matrices = full, compute_uv = uv, method = "gesvdp" })
+      local U, S, Vh = svd(a:astype(wide), full, uv, false, "gesvdp")
       if not uv then return S:astype(REAL[dt]) end
       return U:astype(dt), S:astype(REAL[dt]), Vh:astype(dt)
     end
@@ -123,27 +143,48 @@ return function(ga, linalg)
     return U, S, Vh
   end
 
+  def(linalg, [[
+linalg.svd(a: array_like, full_matrices: boolean = true, compute_uv: boolean = true,
+           hermitian: boolean = false, *, method: string?) -> ndarray, ndarray, ndarray
+The singular value decomposition of each matrix of a: U, S (descending), Vh with a = U diag(S) Vh; S
+alone without compute_uv. method (an extension) picks cuSOLVER's routine: "gesvd", "gesvdj", "gesvdp",
+or "gram" (values only, through the Gram matrix in float64); nil picks per dtype and shape.
+]], function(a, full, uv, hermitian, method)
+    return svd(a, full, uv, hermitian, method)
+  end)
+
+  def(linalg, [[
+linalg.svdvals(x: array_like) -> ndarray
+The singular values of each matrix of x, descending (NumPy 2's svdvals).
+]], function(x)
+    return svd(x, false, false, false, nil)
+  end)
+
   local function conj_t(x) return h.conj_if(x:swapaxes(-1, -2)) end
 
-  --- linalg.pinv(a[, rcond]): the pseudo-inverse through the SVD; singular
-  -- values at most rcond * max(S) count as zero (rcond 1e-15)
-  function linalg.pinv(a, rcond)
+  def(linalg, [[
+linalg.pinv(a: array_like, rcond: number|ndarray? = (1e-15), hermitian: boolean = false, *,
+            rtol: number|ndarray?) -> ndarray
+The Moore-Penrose pseudo-inverse through the SVD: singular values at most rcond * max(S) count as zero
+(rtol is NumPy 2's name for rcond; give one).
+]], function(a, rcond, hermitian, rtol)
     a = h.matrices(a, "pinv")
-    rcond = rcond or 1e-15
-    local U, S, Vh = linalg.svd(a, { full_matrices = false })
+    if rcond ~= nil and rtol ~= nil then fail("linalg.pinv: give rcond or rtol, not both") end
+    rcond = rcond or rtol or 1e-15
+    if internal.is_array(rcond) then rcond = ga.expand_dims(rcond, -1) end
+    local U, S, Vh = svd(a, false, true, hermitian, nil)
     local cut = ga.multiply(ga.max(S, { axis = -1, keepdims = true }), rcond)
     local keep = ga.greater(S, cut)
     local sinv = ga.where(keep, ga.reciprocal(ga.where(keep, S, 1)), 0)
     local scaled = ga.multiply(conj_t(U), ga.expand_dims(sinv:astype(U.dtype), -1))
     return ga.matmul(conj_t(Vh), scaled)
-  end
+  end)
 
-  --- linalg.lstsq(a, b[, rcond]) -> x, residuals, rank, s (NumPy's): a is
-  -- m x n, b m or m x k; rcond defaults to eps * max(m, n)
-  function linalg.lstsq(a, b, rcond)
-    if rcond ~= nil and type(rcond) ~= "number" then
-      fail("linalg.lstsq: rcond must be a number, got " .. type(rcond))
-    end
+  def(linalg, [[
+linalg.lstsq(a: array_like, b: array_like, rcond: number?) -> ndarray, ndarray, integer, ndarray
+The least-squares solution x of a x = b, the squared residuals (empty unless rank n and m > n), the
+rank and the singular values of a (NumPy's). rcond defaults to eps * max(m, n).
+]], function(a, b, rcond)
     a = h.matrices(a, "lstsq")
     b = h.array_arg(b, "linalg.lstsq")
     if a.ndim ~= 2 then fail("linalg.lstsq: a must be 2-D") end
@@ -154,7 +195,7 @@ return function(ga, linalg)
     end
     local dt = h.solver_dtype(a, b)
     a, b = a:astype(dt), b:astype(dt)
-    local U, S, Vh = linalg.svd(a, { full_matrices = false })
+    local U, S, Vh = svd(a, false, true, false, nil)
     local eps = (dt == "float32" or dt == "complex64") and 1.1920929e-07 or 2.220446049250313e-16
     rcond = rcond or eps * math.max(m, n)
     local smax = S.size > 0 and ga.max(S):item() or 0
@@ -173,27 +214,35 @@ return function(ga, linalg)
     end
     if b.ndim == 1 then x = x:reshape(n) end
     return x, resid, rank, S
-  end
+  end)
 
-  --- linalg.matrix_rank(a[, tol]): singular values above tol (default
-  -- max(S) * max(m, n) * eps); a 1-D a has rank 1 unless all zero
-  function linalg.matrix_rank(a, tol)
+  def(linalg, [[
+linalg.matrix_rank(A: array_like, tol: number|ndarray?, hermitian: boolean = false, *,
+                   rtol: number|ndarray?) -> ndarray|integer
+The number of singular values above tol (default max(S) * max(m, n) * eps; rtol: a tolerance relative
+to max(S) instead); a 1-D A has rank 1 unless all zero.
+]], function(a, tol, hermitian, rtol)
     a = h.array_arg(a, "linalg.matrix_rank")
     if a.ndim < 2 then return ga.count_nonzero(ga.not_equal(a, 0)) > 0 and 1 or 0 end
-    local S = linalg.svd(a, { compute_uv = false })
+    if tol ~= nil and rtol ~= nil then fail("linalg.matrix_rank: give tol or rtol, not both") end
+    local S = svd(a, false, false, hermitian, nil)
     local s = a.shape
+    if internal.is_array(tol) then tol = ga.expand_dims(tol, -1) end
     if not tol then
       local eps = (S.dtype == "float32") and 1.1920929e-07 or 2.220446049250313e-16
-      tol = ga.multiply(ga.max(S, { axis = -1, keepdims = true }), math.max(s[#s], s[#s - 1]) * eps)
+      local rel = rtol or math.max(s[#s], s[#s - 1]) * eps
+      if internal.is_array(rel) then rel = ga.expand_dims(rel, -1) end
+      tol = ga.multiply(ga.max(S, { axis = -1, keepdims = true }), rel)
     end
     return ga.count_nonzero(ga.greater(S, tol), { axis = -1 })
-  end
+  end)
 
-  --- linalg.matrix_power(a, p): repeated squaring; p < 0 inverts first
-  function linalg.matrix_power(a, p)
+  def(linalg, [[
+linalg.matrix_power(a: array_like, n: integer) -> ndarray
+a raised to the integer power n by repeated squaring (n < 0 inverts first; n = 0 gives identities).
+]], function(a, p)
     local n
     a, n = h.square(a, "matrix_power")
-    if math.type(p) ~= "integer" then fail("linalg.matrix_power: the exponent is an integer") end
     if p == 0 then
       return ga.ascontiguousarray(ga.broadcast_to(ga.eye(n, a.dtype), a.shape))
     end
@@ -205,7 +254,7 @@ return function(ga, linalg)
       if p > 0 then base = ga.matmul(base, base) end
     end
     return result == a and a:copy() or result
-  end
+  end)
 
   require("gpuarray.solver.norm")(ga, linalg)
 end
