@@ -14,5 +14,6 @@ return function(ga)
   M._support, M._stencil, M._pass = S, St, P
   require("gpuarray.scipy.ndimage.filters")(ga, M, S, St, P)
   require("gpuarray.scipy.ndimage.generic")(ga, M, S, St)
+  require("gpuarray.scipy.ndimage.interpolation")(ga, M, S)
   return M
 end
