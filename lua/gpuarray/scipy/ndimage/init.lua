@@ -16,5 +16,6 @@ return function(ga)
   require("gpuarray.scipy.ndimage.generic")(ga, M, S, St)
   require("gpuarray.scipy.ndimage.interpolation")(ga, M, S)
   require("gpuarray.scipy.ndimage.label")(ga, M, S)
+  require("gpuarray.scipy.ndimage.measurements")(ga, M, S)
   return M
 end
