@@ -17,5 +17,7 @@ return function(ga)
   require("gpuarray.scipy.ndimage.interpolation")(ga, M, S)
   require("gpuarray.scipy.ndimage.label")(ga, M, S)
   require("gpuarray.scipy.ndimage.measurements")(ga, M, S)
+  require("gpuarray.scipy.ndimage.morphology")(ga, M, S)
+  require("gpuarray.scipy.ndimage.distance")(ga, M, S)
   return M
 end
