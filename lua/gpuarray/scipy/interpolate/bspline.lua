@@ -231,7 +231,7 @@ The n-th antiderivative of a spline (a BSpline or {t, c, k}).
   end
 
   api.def(I, [[
-scipy.interpolate.make_interp_spline(x: array_like, y: array_like, k: integer = 3, t: array_like?, bc_type: any,
+scipy.interpolate.make_interp_spline(x: array_like, y: array_like, k: integer = 3, t: array_like?, bc_type: string|list?,
                                      axis: integer = 1, check_finite: boolean = true) -> BSpline
 The interpolating B-spline of degree k through (x, y) with SciPy's knots (not-a-knot for odd k, midpoints for even k); bc_type nil only.
 ]], function(x, y, k, t, bc_type, axis)

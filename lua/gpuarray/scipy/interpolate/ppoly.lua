@@ -452,7 +452,7 @@ PchipInterpolator(xi, yi, axis)(x, der).
 
   api.def(I, [[
 scipy.interpolate.Akima1DInterpolator(x: array_like, y: array_like, axis: integer = 1) -> PPoly
-Akima's piecewise cubic (SciPy 1.10's weights); NaN outside [x[1], x[n]].
+Akima's piecewise cubic (SciPy 1.10's weights); NaN outside x's range.
 ]], function(x, y, axis)
     local fname = "scipy.interpolate.Akima1DInterpolator"
     local xs, rows, r, trail = prep(fname, x, y, axis)
