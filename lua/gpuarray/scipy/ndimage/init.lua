@@ -19,5 +19,6 @@ return function(ga)
   require("gpuarray.scipy.ndimage.measurements")(ga, M, S)
   require("gpuarray.scipy.ndimage.morphology")(ga, M, S)
   require("gpuarray.scipy.ndimage.distance")(ga, M, S)
+  require("gpuarray.scipy.ndimage.fourier")(ga, M, S)
   return M
 end
