@@ -203,10 +203,12 @@ The n-th antiderivative of a spline (a BSpline or {t, c, k}).
       for _ = 1, k + 1 do t[#t + 1] = xs[1] end
       for i = m + 2, n - m - 1 do t[#t + 1] = xs[i] end
       for _ = 1, k + 1 do t[#t + 1] = xs[n] end
-    else
+    elseif k == 2 then
       for _ = 1, k + 1 do t[#t + 1] = xs[1] end
       for i = 2, n - 2 do t[#t + 1] = (xs[i] + xs[i + 1]) / 2 end
       for _ = 1, k + 1 do t[#t + 1] = xs[n] end
+    else
+      fail(fname .. ": Odd degree for now only. Got " .. k .. ".")
     end
     if #t ~= n + k + 1 then fail(fname .. ": too few points for degree " .. k) end
     return t

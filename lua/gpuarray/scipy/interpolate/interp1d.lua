@@ -27,7 +27,7 @@ return function(ga, I, C)
     local fname = "interp1d"
     local q = is_array(x) and x or ga.asarray(x)
     if self.bounds_error and q.size > 0 then
-      local qf = q:astype("float64")
+      local qf = q
       if ga.min(qf):item() < self.lo then fail(fname .. ": A value in x_new is below the interpolation range.") end
       if ga.max(qf):item() > self.hi then fail(fname .. ": A value in x_new is above the interpolation range.") end
     end
