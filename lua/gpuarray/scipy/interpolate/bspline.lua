@@ -348,7 +348,7 @@ scipy.interpolate.InterpolatedUnivariateSpline(x: array_like, y: array_like, w: 
                                                k: integer = 3, ext: integer|string = 0,
                                                check_finite: boolean = false) -> UnivariateSpline
 FITPACK's interpolating spline of degree k (1-5): the not-a-knot spline through the points; ext: 0 extrapolate, 1 zeros, 2 raise, 3 the boundary value.
-]], function(x, y, w, bbox, k, ext)
+]], function(x, y, _, _, k, ext)
     local fname = "scipy.interpolate.InterpolatedUnivariateSpline"
     if k < 1 or k > 5 then fail(fname .. ": k must be in 1..5") end
     local xs = C.list(x, fname, "x")

@@ -54,7 +54,7 @@ return function(ga)
   --- x strictly increasing
   function C.check_increasing(x, fname)
     for i = 2, #x do
-      if not (x[i] > x[i - 1]) then fail(fname .. ": `x` must be strictly increasing sequence.") end
+      if x[i] <= x[i - 1] or x[i] ~= x[i] then fail(fname .. ": `x` must be strictly increasing sequence.") end
     end
   end
 

@@ -131,7 +131,7 @@ long long j%d; double t%d;
     for d = 1, N do
       local g = C.list(points[d], fname, "points[" .. d .. "]")
       for i = 2, #g do
-        if not (g[i] > g[i - 1]) then
+        if g[i] <= g[i - 1] or g[i] ~= g[i] then
           fail(fname .. (": The points in dimension %d must be strictly ascending"):format(d))
         end
       end

@@ -98,7 +98,7 @@ return function(ga, I, C)
       end
     end
     for i = 2, #bp do
-      if not (bp[i] >= bp[i - 1]) then fail(fname .. ": x must be strictly increasing or decreasing.") end
+      if bp[i] < bp[i - 1] or bp[i] ~= bp[i] then fail(fname .. ": x must be strictly increasing or decreasing.") end
     end
     if extrapolate == nil then extrapolate = true end
     return cf, bp, r, trail, extrapolate

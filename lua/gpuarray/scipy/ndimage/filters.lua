@@ -312,7 +312,7 @@ The 1-D moving %s of size values along an axis (1-based).
   end
 
   --- a footprint as a host list of booleans (C order) and its shape
-  local function footprint_of(fp, fname)
+  local function footprint_of(fp)
     local a = is_array(fp) and fp or ga.asarray(fp)
     local flat = a:astype("bool"):reshape(-1):totable()
     if type(flat) ~= "table" then flat = { flat } end
@@ -515,7 +515,7 @@ The Prewitt derivative along an axis (1-based): [-1, 0, 1] along it, [1, 1, 1] a
 
   --- sum over axes of derivative2(x, axis) (SciPy's generic_laplace);
   -- squared and square-rooted for the gradient magnitude
-  local function sum_axes(fname, x, ydtype, modes, cval, deriv, magnitude)
+  local function sum_axes(_, x, ydtype, modes, cval, deriv, magnitude)
     local N = x.ndim
     if N == 0 then return x:astype(ydtype) end
     local acc = deriv(x, 1, ydtype, modes[1], cval)

@@ -12,7 +12,7 @@
 -- iline holds nout + filter_size - 1 float64 values (the line extended by
 -- the mode), oline nout float64 values. A function the jit cannot
 -- translate raises the jit's error naming the Lua line.
-return function(ga, M, S, St)
+return function(ga, M, S)
   local api = require("gpuarray.api")
   local internal = require("gpuarray.internal")
   local CUDA = require("gpuarray.scipy.ndimage.cuda")

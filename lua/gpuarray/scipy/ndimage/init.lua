@@ -13,7 +13,7 @@ return function(ga)
   local P = require("gpuarray.scipy.ndimage.separable")(ga, S, St)
   M._support, M._stencil, M._pass = S, St, P
   require("gpuarray.scipy.ndimage.filters")(ga, M, S, St, P)
-  require("gpuarray.scipy.ndimage.generic")(ga, M, S, St)
+  require("gpuarray.scipy.ndimage.generic")(ga, M, S)
   require("gpuarray.scipy.ndimage.interpolation")(ga, M, S)
   require("gpuarray.scipy.ndimage.label")(ga, M, S)
   require("gpuarray.scipy.ndimage.measurements")(ga, M, S)

@@ -266,7 +266,7 @@ The input interpolated at coordinates (shape (input rank, ...): values, 0-based 
     return S.deliver(y, out)
   end)
 
-  local function to_list2(m, fname)
+  local function to_list2(m)
     local a = is_array(m) and m or ga.asarray(m)
     local t = a:astype("float64"):totable()
     return a, t

@@ -101,7 +101,7 @@ if (slot >= 0 && v >= mn && v <= mx) {
     local x = is_array(input) and input or ga.asarray(input)
     if S.COMPLEX[x.dtype] then fail(fname .. ": Complex type not supported") end
     local shape = x.shape
-    local how, keys, scalar, order = 0, {}, true, nil
+    local how, keys, scalar, order = 0, nil, true, nil
     local lab
     if labels ~= nil then
       lab = is_array(labels) and labels or ga.asarray(labels)
@@ -122,7 +122,6 @@ if (slot >= 0 && v >= mn && v <= mx) {
             scalar = false
           end
         end
-        keys = list
         local sorted = {}
         for k, v in ipairs(list) do sorted[k] = v end
         table.sort(sorted)
@@ -137,6 +136,7 @@ if (slot >= 0 && v >= mn && v <= mx) {
     end
     local xf = ga.ascontiguousarray(x):reshape(-1)
     local lf = lab and ga.ascontiguousarray(lab:astype("float64")):reshape(-1) or ga.zeros(xf.size, "float64")
+    keys = keys or {}
     local karr = ga.array(#keys > 0 and keys or { 0 }, "float64")
     local slot = K().slot(lf, karr, #keys, how)
     local n = how == 2 and #keys or 1
