@@ -1,0 +1,64 @@
+--- ga.scipy.interpolate: kernels compile and the B-spline basis (CPU);
+-- SciPy 1.10's values on the GPU (spec/scipy/ndimage/ref.lua, ref.py).
+local helper = require "helper"
+local ga = helper.ga
+local R = dofile("spec/scipy/ndimage/ref.lua")
+local I = ga.scipy.interpolate
+
+local function close(want, got, tol, what)
+  helper.assert_same(want, got:totable(), tol or 1e-10, what)
+end
+
+describe("scipy.interpolate", function()
+  it("compiles its evaluation kernels", function()
+    assert.is_true(I._common.K.compile_all())
+    assert.is_not_nil(I._rgi_kernel(3, false):compile("float64", "float64", "float64", "int64", "bool", "float64",
+                                                      "int64", "int64", "int64", "int64", "int64", "int64", "float64"))
+    assert.is_not_nil(I._rbf_kernel_matrix("cubic"):compile("float64", "float64", "int64", "int64", "float64", "float64"))
+  end)
+
+  it("the B-spline basis is SciPy's and sums to one", function()
+    helper.assert_same({ 0.03125, 0.46875, 0.46875, 0.03125 }, I._basis({ 0, 0, 0, 0, 1, 2, 3, 3, 3, 3 }, 3, 1.5, 5),
+                       1e-15)
+  end)
+
+  helper.gpu_it("interp1d kinds, CubicSpline boundary conditions, Pchip, Akima", function()
+    local x, y, q = ga.array(R.ix), ga.array(R.iy), ga.array(R.iq)
+    for _, kind in ipairs({ "linear", "slinear", "quadratic", "cubic" }) do
+      close(R["interp1d/" .. kind], I.interp1d(x, y, kind, -1, true, false, "extrapolate")(q), 1e-10, kind)
+    end
+    for _, kind in ipairs({ "nearest", "nearest-up", "previous", "next" }) do
+      close(R["interp1d/" .. kind], I.interp1d(x, y, kind, -1, true, false, { -1, 9 })(q), 1e-12, kind)
+    end
+    for _, bc in ipairs({ "not-a-knot", "natural", "clamped" }) do
+      local cs = I.CubicSpline(x, y, 1, bc)
+      close(R["cs/" .. bc], cs(q), 1e-10, "CubicSpline " .. bc)
+      close(R["csd/" .. bc], cs(q, 1), 1e-10, "CubicSpline derivative " .. bc)
+    end
+    close(R["cs/periodic"], I.CubicSpline(x, ga.array(R.iyp), 1, "periodic")(q), 1e-10, "periodic")
+    close(R.cs3, I.CubicSpline(x[{ { 1, 3 } }], y[{ { 1, 3 } }])(q), 1e-10, "3 points")
+    close(R.cs_anti, I.CubicSpline(x, y):antiderivative()(q), 1e-10, "antiderivative")
+    close(R.pchip, I.PchipInterpolator(x, y)(q), 1e-10, "pchip")
+    close(R.akima, I.Akima1DInterpolator(x, y)(q), 1e-10, "akima")
+    helper.assert_gaerror(function() I.interp1d(x, y)(ga.array({ 10.0 })) end, "above the interpolation range")
+  end)
+
+  helper.gpu_it("B-splines, Krogh, barycentric, grids, RBF, nearest", function()
+    local x, y, q = ga.array(R.ix), ga.array(R.iy), ga.array(R.iq)
+    for _, k in ipairs({ 0, 1, 2, 3, 5 }) do
+      close(R["mis/" .. k], I.make_interp_spline(x, y, k)(q), 1e-9, "make_interp_spline k=" .. k)
+    end
+    close(R.lsq, I.make_lsq_spline(x, y, R.lsq_t)(q), 1e-9, "make_lsq_spline")
+    close(R.ius, I.InterpolatedUnivariateSpline(x, y, nil, {}, 2)(q), 1e-9, "InterpolatedUnivariateSpline k=2")
+    close(R.krogh, I.KroghInterpolator(x, y)(q), 1e-8, "krogh")
+    close(R.bary, I.BarycentricInterpolator(x, y)(q), 1e-8, "barycentric")
+    local pts = ga.array(R.rg_pts)
+    close(R.rgi_linear, I.RegularGridInterpolator({ { 0, 1, 2.5, 4 }, { -1, 0, 1, 3, 3.5 } }, R.rg_vals)(pts), 1e-12,
+          "rgi linear")
+    close(R.rgi_nearest, I.interpn({ { 0, 1, 2.5, 4 }, { -1, 0, 1, 3, 3.5 } }, R.rg_vals, pts, "nearest"), nil,
+          "interpn nearest")
+    close(R.rbf, I.RBFInterpolator(R.rbf_P, R.rbf_d)(pts / 4), 1e-8, "rbf")
+    close(R.nearestnd, I.NearestNDInterpolator(R.rbf_P, R.rbf_d)(pts / 4), nil, "nearest nd")
+    helper.assert_gaerror(function() I.make_interp_spline(x, y, 4) end, "Odd degree")
+  end)
+end)

@@ -1,0 +1,201 @@
+--- ga.scipy.ndimage: every kernel compiles (CPU), declarations and
+-- errors, and SciPy 1.10's values (ref.lua, from ref.py) on the GPU:
+-- every boundary mode, orders 0-5, an odd x even image.
+local helper = require "helper"
+local ga = helper.ga
+local R = dofile("spec/scipy/ndimage/ref.lua")
+local nd = ga.scipy.ndimage
+
+local MODES = { "reflect", "constant", "nearest", "mirror", "wrap", "grid-constant", "grid-mirror", "grid-wrap" }
+
+local function close(want, got, tol, what)
+  helper.assert_same(want, got:totable(), tol or 1e-9, what)
+end
+
+describe("scipy.ndimage", function()
+  it("compiles its kernels: stencil, separable passes, transforms, label, measurements, EDT, Fourier", function()
+    local St, P = nd._stencil, nd._pass
+    for _, dt in ipairs({ "float32", "float64" }) do
+      for _, op in ipairs({ "corr", "min", "max" }) do assert.is_not_nil(P.module(dt, op)) end
+    end
+    assert.is_not_nil(St.kernel({ ndim = 2, fshape = { 3, 3 }, half = { 1, 1 }, modes = { 2, 2 }, op = "rank",
+                                  full = true, count = 9, rank = 4 }):compile("float32", "int64", "int64", "float64",
+                                                                               "float32"))
+    assert.is_not_nil(St.kernel({ ndim = 2, fshape = { 2, 3 }, half = { 1, 1 }, modes = { 4, 4 }, op = "corr",
+                                  full = true }):compile("uint8", "float64", "int64", "int64", "float64", "uint8"))
+    assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 2, kind = "coords", order = 3, mode = 6 })
+      :compile("float64", "float64", "float64", "int64", "int64", "int64", "int64", "float64", "int64", "float32"))
+    assert.is_not_nil(nd._label_merge_kernel(3, { { -1, 0, 0 }, { 0, -1, 0 }, { 0, 0, -1 } })
+      :compile("int32", "int64", "int64", "int64"))
+    assert.is_not_nil(nd._edt_pass_kernel(2, true):compile("float64", "float64", "int32", "float64", "int64", "int64",
+                                                           "float64", "int32", "int32", "int32", "int64"))
+    assert.is_not_nil(nd._fourier_kernel("ellipsoid", 2):compile("complex128", "float64", "int64", "int64", "int64",
+                                                                 "int64", "complex128"))
+  end)
+
+  it("sorting networks sort every 0/1 input (the 0-1 principle) for sizes 2..12", function()
+    for n = 2, 12 do
+      local net = nd._stencil.batcher(n)
+      for mask = 0, (1 << n) - 1 do
+        local v = {}
+        for b = 1, n do v[b] = (mask >> (b - 1)) & 1 end
+        for _, c in ipairs(net) do
+          local a, b = c[1] + 1, c[2] + 1
+          if v[b] < v[a] then v[a], v[b] = v[b], v[a] end
+        end
+        for b = 2, n do assert(v[b - 1] <= v[b], ("network %d fails on %d"):format(n, mask)) end
+      end
+    end
+  end)
+
+  it("the Gaussian weights are SciPy's", function()
+    helper.assert_same({ 0.03546438540195, 0.16201674786724, 0.0, -0.39905027965245, 0.0, 0.16201674786724,
+                         0.03546438540195 }, nd._gauss_weights(1.0, 2, 3, "x"), 1e-12)
+  end)
+
+  it("declares every function; a bad mode names the function and suggests", function()
+    local api = require "gpuarray.api"
+    for _, name in ipairs({ "gaussian_filter", "median_filter", "zoom", "map_coordinates", "label", "sum_labels",
+                            "binary_erosion", "distance_transform_edt", "fourier_shift", "generic_filter" }) do
+      assert.is_not_nil(api.entry(nd[name]), name)
+    end
+    helper.assert_gaerror(function() nd.gaussian_filter({ 1, 2 }, 1, 0, nil, "reflct") end, "did you mean \"reflect\"")
+    helper.assert_gaerror(function() nd.zoom({ 1, 2 }, 2, nil, 3, "nearst") end, "scipy.ndimage.zoom")
+  end)
+
+  helper.gpu_it("filters: every mode against SciPy (gaussian, uniform, median, minimum, maximum1d, correlate1d, sobel)", function()
+    local img = ga.array(R.img, "float64")
+    for _, m in ipairs(MODES) do
+      close(R["gauss/" .. m], nd.gaussian_filter(img, 1.0, 0, nil, m, 0.5), 1e-12, "gaussian " .. m)
+      close(R["uniform/" .. m], nd.uniform_filter(img, { 3, 2 }, nil, m, 0.5), 1e-12, "uniform " .. m)
+      close(R["median/" .. m], nd.median_filter(img, 3, nil, nil, m, 0.5), nil, "median " .. m)
+      close(R["minimum/" .. m], nd.minimum_filter(img, { 2, 3 }, nil, nil, m, 0.5), nil, "minimum " .. m)
+      close(R["maximum1d/" .. m], nd.maximum_filter1d(img, 4, 1, nil, m, 0.5), nil, "maximum1d " .. m)
+      close(R["corr1d/" .. m], nd.correlate1d(img, { 1, -2, 3, 0.5 }, 2, nil, m, 0.5, 1), 1e-12, "correlate1d " .. m)
+      close(R["sobel/" .. m], nd.sobel(img, 1, nil, m, 0.5), 1e-12, "sobel " .. m)
+    end
+    local f32 = nd.gaussian_filter(img:astype("float32"), 1.0)
+    assert.are.equal("float32", f32.dtype)
+    close(R["gauss/reflect"], f32, 1e-5, "gaussian float32 (the tiled passes)")
+  end)
+
+  helper.gpu_it("filters: correlate, convolve, derivatives, rank, percentile, integer dtypes, generic_filter", function()
+    local img = ga.array(R.img, "float64")
+    close(R.correlate, nd.correlate(img, R.w, nil, "mirror"), 1e-12, "correlate")
+    close(R.convolve, nd.convolve(img, R.w, nil, "wrap", 0, { 0, 1 }), 1e-12, "convolve")
+    close(R.gauss_order, nd.gaussian_filter(img, { 1.5, 0.8 }, { 1, 2 }), 1e-10, "gaussian order")
+    close(R.gauss_laplace, nd.gaussian_laplace(img, 1.2), 1e-10, "gaussian_laplace")
+    close(R.gauss_gradmag, nd.gaussian_gradient_magnitude(img, 1.2), 1e-10, "gaussian_gradient_magnitude")
+    close(R.laplace, nd.laplace(img), 1e-12, "laplace")
+    close(R.prewitt, nd.prewitt(img, 2), 1e-12, "prewitt")
+    close(R.rank, nd.rank_filter(img, 2, nil, R.fp), nil, "rank_filter")
+    close(R.percentile, nd.percentile_filter(img, 70, { 3, 4 }), nil, "percentile_filter")
+    close(R.median_fp, nd.median_filter(img, nil, R.fp, nil, "constant", 2), nil, "median footprint")
+    local u8 = nd.uniform_filter(ga.array(R.img_u8, "uint8"), 3)
+    assert.are.equal("uint8", u8.dtype)
+    close(R.uniform_u8, u8, nil, "uniform uint8 (truncation)")
+    close(R.median_i32, nd.median_filter(ga.array(R.img, "float64"):mul_(100):astype("int32"), 5), nil, "median int32")
+    local mean = nd.generic_filter(img, function(v, n)
+      local s = 0.0
+      for k = 0, n - 1 do s = s + v[k] end
+      return s / n
+    end, 3, nil, nil, "nearest")
+    close(R.generic_mean, mean, 1e-12, "generic_filter mean")
+    helper.assert_gaerror(function() nd.correlate1d(img, { 1, 2, 3 }, -1, nil, "reflect", 0, 2) end, "invalid origin")
+    helper.assert_gaerror(function() nd.correlate(img, { 1, 2 }) end, "incorrect shape")
+  end)
+
+  helper.gpu_it("interpolation: zoom and shift for every mode and order 0-5, map_coordinates, affine, rotate", function()
+    local img = ga.array(R.img, "float64")
+    for _, m in ipairs(MODES) do
+      for order = 0, 5 do
+        close(R[("zoom/%s/%d"):format(m, order)], nd.zoom(img, { 1.5, 0.7 }, nil, order, m, -1), 1e-9,
+              ("zoom %s order %d"):format(m, order))
+        close(R[("shift/%s/%d"):format(m, order)], nd.shift(img, { 0.4, -1.3 }, nil, order, m, -1), 1e-9,
+              ("shift %s order %d"):format(m, order))
+      end
+    end
+    close(R.zoom_grid, nd.zoom(img, 2, nil, 3, "grid-constant", 0, true, { grid_mode = true }), 1e-9, "zoom grid_mode")
+    for order = 0, 5 do
+      close(R["mapc/" .. order], nd.map_coordinates(img, R.crd, nil, order, "reflect"), 1e-9, "map_coordinates " .. order)
+    end
+    close(R.affine, nd.affine_transform(img, { { 0.9, 0.2 }, { -0.1, 1.1 } }, { 0.5, -0.3 }, { 5, 8 }), 1e-9, "affine")
+    close(R.rotate, nd.rotate(img, 30, nil, true, nil, 1), 1e-9, "rotate 30")
+    close(R.rotate90, nd.rotate(img, 90), 1e-9, "rotate 90")
+    close(R.spline2d, nd.spline_filter(img, 3), 1e-10, "spline_filter")
+    local u8 = nd.map_coordinates(ga.array(R.img_u8, "uint8"), R.crd, nil, 1)
+    assert.are.equal("uint8", u8.dtype)
+    close(R.map_u8, u8, nil, "map_coordinates uint8 (rounded)")
+    helper.assert_gaerror(function() nd.zoom(img, 2, nil, 6) end, "spline order")
+  end)
+
+  helper.gpu_it("label and measurements against SciPy (positions 1-based)", function()
+    local blobs = ga.array(R.blobs, "bool")
+    local L, n = nd.label(blobs)
+    assert.are.equal(R.label_n, n)
+    assert.are.equal("int32", L.dtype)
+    close(R.label, L, nil, "label")
+    local L8, n8 = nd.label(blobs, ga.ones({ 3, 3 }))
+    assert.are.equal(R.label8_n, n8)
+    close(R.label8, L8, nil, "label 8-connected")
+    -- a random mask: labels agree with the mask, and components do not touch
+    local img = ga.array(R.img, "float64")
+    local lab = ga.array(R.lab, "int32")
+    local idx = { 1, 2, 4, 6, 7 }
+    close(R.sum, nd.sum_labels(img, lab, idx), 1e-12, "sum_labels")
+    close(R.mean, nd.mean(img, lab, idx), 1e-12, "mean")
+    close(R.variance, nd.variance(img, lab, idx), 1e-10, "variance")
+    assert(math.abs(nd.standard_deviation(img, lab, 2) - R.std1) < 1e-12)
+    close(R.minimum, nd.minimum(img, lab, { 1, 2, 4, 6 }), nil, "minimum")
+    close(R.maximum, nd.maximum(img, lab, { 1, 2, 4, 6 }), nil, "maximum")
+    close(R.median_lab, nd.median(img, lab, { 1, 2, 4, 6 }), 1e-12, "median")
+    helper.assert_same(R.minpos, nd.minimum_position(img, lab, { 1, 2, 4, 6 }))
+    helper.assert_same(R.maxpos, nd.maximum_position(img, lab, 3))
+    helper.assert_same(R.com, nd.center_of_mass(img, lab, { 1, 2, 4, 6 }), 1e-12)
+    helper.assert_same(R.com_all, nd.center_of_mass(img), 1e-12)
+    close(R.hist, nd.histogram(img, 0, 10, 5, lab, 1), nil, "histogram")
+    assert(math.abs(nd.sum_labels(img) - R.sum_all) < 1e-9)
+    assert(math.abs(nd.sum_labels(img, lab) - R.sum_pos) < 1e-9)
+    helper.assert_same(R.find_objects, nd.find_objects(lab))
+  end)
+
+  helper.gpu_it("morphology and distance_transform_edt against SciPy", function()
+    local blobs = ga.array(R.blobs, "bool")
+    close(R.erosion, nd.binary_erosion(blobs), nil, "binary_erosion")
+    close(R.dilation, nd.binary_dilation(blobs, nil, 2), nil, "binary_dilation x2")
+    close(R.opening, nd.binary_opening(blobs, ga.ones({ 2, 2 })), nil, "binary_opening")
+    close(R.closing, nd.binary_closing(blobs), nil, "binary_closing")
+    close(R.erosion_border, nd.binary_erosion(blobs, nil, 1, nil, nil, 1, { 0, 1 }), nil, "erosion border, origin")
+    close(R.fill_holes, nd.binary_fill_holes(ga.array({ { 1, 1, 1, 1, 0 }, { 1, 0, 0, 1, 0 }, { 1, 1, 1, 1, 0 },
+                                                        { 0, 0, 0, 0, 0 } })), nil, "fill_holes")
+    close(R.hit_or_miss, nd.binary_hit_or_miss(blobs, { { 0, 1, 0 }, { 1, 1, 1 }, { 0, 0, 0 } }), nil, "hit_or_miss")
+    local seed = ga.zeros({ 7, 6 }, "bool")
+    seed[{ 1, 1 }] = true
+    close(R.propagation, nd.binary_propagation(seed, nil, blobs), nil, "propagation")
+    local img = ga.array(R.img, "float64")
+    close(R.grey_erosion, nd.grey_erosion(img, { 3, 2 }), nil, "grey_erosion")
+    close(R.grey_dilation, nd.grey_dilation(img, nil, R.fp), nil, "grey_dilation footprint")
+    close(R.grey_dilation_st, nd.grey_dilation(img, nil, nil, { { 0, 1 }, { 2, 0.5 } }), 1e-12, "grey_dilation structure")
+    close(R.grey_opening, nd.grey_opening(img, 3), nil, "grey_opening")
+    close(R.white_tophat, nd.white_tophat(img, 3), 1e-12, "white_tophat")
+    close(R.black_tophat, nd.black_tophat(img, 3), 1e-12, "black_tophat")
+    close(R.mgrad, nd.morphological_gradient(img, 3), 1e-12, "morphological_gradient")
+    close(R.mlaplace, nd.morphological_laplace(img, 3), 1e-12, "morphological_laplace")
+    close(R.gbs, nd.generate_binary_structure(2, 2), nil, "generate_binary_structure")
+    close(R.iterate, nd.iterate_structure(nd.generate_binary_structure(2, 1), 2), nil, "iterate_structure")
+    local feat = ga.array(R.feat, "bool")
+    close(R.edt, nd.distance_transform_edt(feat), 1e-12, "edt")
+    close(R.edt_s, nd.distance_transform_edt(feat, { 2, 0.5 }), 1e-12, "edt sampling")
+    local _, ind = nd.distance_transform_edt(feat, nil, true, true)
+    close(R.edt_ind, ind, nil, "edt indices (1-based)")
+  end)
+
+  helper.gpu_it("Fourier filters against SciPy", function()
+    local img = ga.array(R.img, "float64")
+    local F = ga.fft.fft2(img)
+    close(R.fgauss_re, ga.real(nd.fourier_gaussian(F, 1.5)), 1e-9, "fourier_gaussian")
+    close(R.funiform_re, ga.real(nd.fourier_uniform(F, 2)), 1e-9, "fourier_uniform")
+    close(R.fellipsoid_re, ga.real(nd.fourier_ellipsoid(F, { 2, 3 })), 1e-9, "fourier_ellipsoid")
+    close(R.fshift_im, ga.imag(nd.fourier_shift(F, { 1, 0.5 })), 1e-9, "fourier_shift")
+  end)
+end)
