@@ -108,7 +108,7 @@ void ga_push_methods(lua_State *L) {
 /* ===================================================================== */
 
 static const char hooks_key = 'k';    /* registry: slot -> function */
-static const char *const hook_names[GA_NHOOKS] = {"repr", "index_array_get", "index_array_set"};
+static const char *const hook_names[GA_NHOOKS] = {"repr", "index_array_get", "index_array_set", "field"};
 
 int ga_push_hook(lua_State *L, ga_hook h) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &hooks_key) != LUA_TTABLE) {
