@@ -124,7 +124,8 @@ describe("joining and splitting without a device", function()
     helper.assert_gaerror(function() ga.concatenate({ E({ 0, 3 }) }, 3) end,
                           "concatenate: axis 3 is out of range for an array of 2 dimensions")
     helper.assert_gaerror(function() ga.concatenate({}) end, "concatenate: expected a non-empty list")
-    helper.assert_gaerror(function() ga.concatenate(E({ 0 })) end, "concatenate: arrays must be a list, got gpuarray.ndarray")
+    helper.assert_gaerror(function() ga.concatenate(E({ 0 })) end,
+      "concatenate: arrays must be a list, got gpuarray.ndarray")
     helper.assert_gaerror(function() ga.concatenate({ E({ 0, 2 }), E({ 0, 3 }) }, { axis = 2, out = E({ 0, 4 }) }) end,
                           "concatenate: out has shape {0,4}, the result has shape {0,5}")
     helper.assert_gaerror(function() ga.concatenate({ E({ 0 }) }, 1.5) end, "axis must be an integer")

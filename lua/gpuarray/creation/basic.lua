@@ -396,10 +396,16 @@ A new page-locked host array of zeros.
     return C.pinned_empty(shape, dtype):fill(0)
   end)
 
+  local function is_pinned(v)
+    local mt = getmetatable(v)
+    return type(v) == "userdata" and type(mt) == "table" and mt.__name == "gpuarray.PinnedArray"
+  end
+
   local function like_pinned(a, dtype, shape, fname)
-    local s = shape or (type(a) == "userdata" and a.shape) or args.shape_of(a, fname)
     -- a pinned array has a dtype and a shape too
-    local d = dtype or (type(a) == "userdata" and a.dtype) or args.array(ga, a, fname).dtype
+    local p = is_array(a) or is_pinned(a)
+    local s = shape or (p and a.shape) or args.shape_of(a, fname)
+    local d = dtype or (p and a.dtype) or args.array(ga, a, fname).dtype
     return C.pinned_empty(s, d)
   end
 

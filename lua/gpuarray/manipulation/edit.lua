@@ -117,10 +117,12 @@ flattened first.
       if p <= -1 and p >= -n then return n + p end
       fail(("insert: position %d is out of range for an axis of length %d (1 .. %d)"):format(p, n, n + 1))
     end
+    local idx = {}
+    for i, p in ipairs(pos) do idx[i] = before(p) end
     local v = args.array(ga, values, "insert")
     if v.dtype ~= x.dtype then v = v:astype(x.dtype) end
     if #pos == 1 then
-      local index = before(pos[1])
+      local index = idx[1]
       while v.ndim < nd do v = v:reshape(1, table.unpack(v.shape)) end
       if scalar then v = ga.moveaxis(v, 1, ax) end
       local numnew = v.shape[ax]
@@ -133,8 +135,7 @@ flattened first.
       return new
     end
     local numnew = #pos
-    local idx = {}
-    for i, p in ipairs(pos) do idx[i] = before(p) end
+    if numnew == 0 then return x:copy() end
     -- where each value lands: its position plus the count of values
     -- inserted before it (a stable order of the positions)
     local order = {}
@@ -149,7 +150,6 @@ flattened first.
     s[ax] = numnew
     local cat = ga.concatenate({ x, ga.broadcast_to(v, s) }, ax)
     local total = n + numnew
-    if numnew == 0 then return x:copy() end
     -- every other position of the result takes arr's elements in order:
     -- result j (0-based) holds arr's (j - (values landing at or before j)) + 1
     local j = ga.arange(0, total, "int64")

@@ -25,6 +25,10 @@ return function(ga)
   -- the leaves of a nested list in C order, and its shape
   local function nested(v, fname, what)
     if is_array(v) then
+      if v.ndim > 2 or v.size > 64 then
+        fail(("%s: %s of shape %s is not one value, a pair or one pair per axis"):format(fname, what,
+                                                                                       internal.shape_str(v.shape)))
+      end
       local t = v.ndim == 0 and { v:item() } or v:totable()
       return nested(t, fname, what)
     end

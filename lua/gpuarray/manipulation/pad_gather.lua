@@ -71,11 +71,8 @@ local function body(nd, mode, U, S)
     L[#L + 1] = ("        _k[%d] = _t;"):format(d)
     L[#L + 1] = "      }"
   end
-  if mode == "constant" then
-    L[#L + 1] = "      if (_hit) y = _cv; else y = x[_k];"
-  else
-    L[#L + 1] = "      y = x[_k];"
-  end
+  if mode == "constant" then L[#L + 1] = "      if (_hit) return _cv;" end
+  L[#L + 1] = "      return x[_k];"
   return table.concat(L, "\n")
 end
 
@@ -88,8 +85,10 @@ function gather.definition(nd, mode)
   if mode == "constant" then
     for d = 0, nd - 1 do ins[#ins + 1] = ("T c%d, T e%d"):format(d, d) end
   end
-  local op = ("    if (_ind.size() <= 0x7fffffffLL) {\n%s\n    } else {\n%s\n    }"):format(
-    body(nd, mode, "unsigned", "int"), body(nd, mode, "unsigned long long", "long long"))
+  -- y assigned by its first statement, so the engine does not load it
+  -- first (a read the bandwidth would pay for)
+  local op = ("    y = [&]() -> T {\n    if (_ind.size() <= 0x7fffffffLL) {\n%s\n    } else {\n%s\n    }\n    }()")
+    :format(body(nd, mode, "unsigned", "int"), body(nd, mode, "unsigned long long", "long long"))
   return table.concat(ins, ", "), "T y", op
 end
 

@@ -91,6 +91,9 @@ other list). Without axis a rolls flattened and keeps its shape.
     local x = args.array(ga, a, "roll")
     local shifts = type(shift) == "table" and args.plain(shift, "roll", "shift") or { shift }
     if #shifts == 0 then fail("roll: shift is empty") end
+    for i, s in ipairs(shifts) do
+      if math.type(s) ~= "integer" then fail(("roll: shift %d must be an integer, got %s"):format(i, tostring(s))) end
+    end
     if axis == nil then
       local total = 0
       for _, s in ipairs(shifts) do total = total + s end

@@ -42,9 +42,14 @@ template <typename I> __device__ __forceinline__ I ga_wrap1(I k, I n) {
     return table.concat(L, "\n")
   end
 
-  local function op(nd, axis0, action)
-    return ("    if (_ind.size() <= 0x7fffffffLL) {\n%s\n      %s\n    } else {\n%s\n      %s\n    }"):format(
+  -- take: y is assigned by the first statement (the engine then does not
+  -- load it first); put: x written at the element's position
+  local function op(nd, axis0, kind)
+    local action = kind == "take" and "return x[_c];" or "x[_c] = v;"
+    local body = ("    if (_ind.size() <= 0x7fffffffLL) {\n%s\n      %s\n    } else {\n%s\n      %s\n    }"):format(
       coords(nd, axis0, "unsigned", "int"), action, coords(nd, axis0, "unsigned long long", "long long"), action)
+    if kind == "take" then return "    y = [&]() -> T {\n" .. body .. "\n    }()" end
+    return body
   end
 
   local kernels = {}
@@ -53,10 +58,10 @@ template <typename I> __device__ __forceinline__ I ga_wrap1(I k, I n) {
     local k = kernels[key]
     if not k then
       if kind == "take" then
-        k = ga.ElementwiseKernel("raw T x, J j, int64 klen", "T y", op(nd, axis0, "y = x[_c];"),
+        k = ga.ElementwiseKernel("raw T x, J j, int64 klen", "T y", op(nd, axis0, "take"),
                                  ("ga_take_along_%d_%d"):format(nd, axis0), { preamble = PREAMBLE })
       else
-        k = ga.ElementwiseKernel("raw T x, J j, T v, int64 klen", "", op(nd, axis0, "x[_c] = v;"),
+        k = ga.ElementwiseKernel("raw T x, J j, T v, int64 klen", "", op(nd, axis0, "put"),
                                  ("ga_put_along_%d_%d"):format(nd, axis0), { preamble = PREAMBLE })
       end
       kernels[key] = k

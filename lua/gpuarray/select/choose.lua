@@ -3,6 +3,8 @@
 -- of take_along_axis, nonzero, take/put and where.
 --
 -- choose's indices are 1-based choice numbers (1 picks the first choice).
+local MAX_CHOICES = 64     -- NumPy 2's limit (NPY_MAXARGS)
+
 return function(ga)
   local internal = require "gpuarray.internal"
   local api = require "gpuarray.api"
@@ -25,7 +27,8 @@ choose(a: array_like, choices: list|ndarray, out: ndarray?, mode: "raise"|"wrap"
 Each element of the result comes from the choice that a names there: a holds 1-based choice
 numbers, broadcast with every choice (a list of array-likes, or an array
 whose first axis lists them). mode "raise" (checked: synchronizes), "wrap"
-(modulo the count: 0 is the last) or "clip" (clamped into 1..n).
+(modulo the count: 0 is the last) or "clip" (clamped into 1..n). At most
+64 choices, as NumPy.
 ]], function(a, choices, out, mode)
     local idx = array(a, "choose")
     if not args.INDEX_DTYPES[idx.dtype] and idx.dtype ~= "bool" then
@@ -34,12 +37,16 @@ whose first axis lists them). mode "raise" (checked: synchronizes), "wrap"
     local list = {}
     if is_array(choices) then
       if choices.ndim == 0 then fail("choose: choices must have at least one axis") end
+      if choices.shape[1] > MAX_CHOICES then
+        fail(("choose: %d choices are more than %d"):format(choices.shape[1], MAX_CHOICES))
+      end
       for k = 1, choices.shape[1] do list[k] = choices[{ k, ga.ellipsis }] end
     else
       for k, c in ipairs(args.plain(choices, "choose", "choices")) do list[k] = array(c, "choose") end
     end
     local n = #list
     if n == 0 then fail("choose: choices is empty") end
+    if n > MAX_CHOICES then fail(("choose: %d choices are more than %d"):format(n, MAX_CHOICES)) end
     if mode == "raise" and idx.size > 0 then
       if ga.min(idx):item() < 1 or ga.max(idx):item() > n then
         fail(("choose: a choice number is outside 1..%d"):format(n))

@@ -235,6 +235,7 @@ dimensions: ndim copies of 1..n (int64), multiple return values.
 ]], function(n, ndim)
     args.count(n, "diag_indices", "n")
     args.count(ndim, "diag_indices", "ndim")
+    if ndim > 32 then fail(("diag_indices: ndim %d is more than 32 dimensions"):format(ndim)) end
     return diag_indices(n, ndim)
   end)
 
