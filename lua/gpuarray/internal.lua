@@ -4,6 +4,10 @@
 -- specs and tools: `require("gpuarray.internal").ufunc_defs`.
 local internal = {}
 
+--- Every ufunc's definition, by the ufunc (the built-ins and scipy.special's):
+-- fuse traces a call of any of them from its definition
+internal.ufunc_def_of = setmetatable({}, { __mode = "k" })
+
 --- Raise a gpuarray error (the message names the function).
 function internal.fail(msg)
   error("gpuarray: " .. msg, 0)
@@ -30,6 +34,27 @@ function internal.check_out(out, shape, fname)
                                                                            internal.shape_str(shape)))
   end
   return out
+end
+
+--- The byte range [lo, hi) an array can reach
+local function span(x)
+  local lo, hi = x.data_ptr, x.data_ptr + x.itemsize
+  local sh, st = x.shape, x.strides
+  for d = 1, #sh do
+    if sh[d] == 0 then return 0, 0 end
+    local e = (sh[d] - 1) * st[d]
+    if e < 0 then lo = lo + e else hi = hi + e end
+  end
+  return lo, hi
+end
+
+--- Whether two arrays may share memory (their byte ranges meet): an out=
+-- that overlaps an input is written last or through a copy
+function internal.overlaps(x, y)
+  if not (internal.is_array(x) and internal.is_array(y)) then return false end
+  local a0, a1 = span(x)
+  local b0, b1 = span(y)
+  return a0 < b1 and b0 < a1
 end
 
 --- An options argument: nil (no options) or a table, else a gpuarray: error

@@ -1,6 +1,7 @@
 -- dtype table, NumPy's promotion rules with weak Lua scalars, typed scalars.
 -- Pure C: runs everywhere (no GPU).
 local helper = require "helper"
+local ref = require "core.scalar_ref"
 local ga = helper.ga
 
 local NAMES = { "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -43,10 +44,53 @@ describe("dtypes", function()
     end
   end)
 
+  it("are interned: one object per dtype, callable, whatever names it", function()
+    local CHARS = "?bhilBHILefdFD"
+    local STRS = { "|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f2", "<f4", "<f8", "<c8", "<c16" }
+    for i, name in ipairs(NAMES) do
+      local d = ga[name]
+      assert.equal(d, ga.dtype(name))
+      assert.equal(d, ga.dtype(d))
+      assert.equal(d, ga.dtype(ga.dtype(name)))
+      assert.equal(d, ga.dtype(d.name))
+      assert.equal(d, ga.dtype({ name = name }))   -- the old ga.dtype tables still name dtypes
+      assert.equal(d, ga.dtype(d(1)))               -- a typed scalar's dtype
+      assert.equal(CHARS:sub(i, i), d.char)
+      assert.equal(STRS[i], d.str)
+      assert.equal("userdata", type(d))
+      assert.equal(name, d(0).dtype)                -- the constructor: .dtype stays the name
+    end
+    assert.is_true(ga.dtype("float32") == ga.float32)
+    assert.is_false(ga.dtype("float32") == ga.float64)
+    assert.is_nil(ga.float32.nothing)
+    -- a dtype object keys a table as its name does
+    local seen = { [ga.dtype("int8")] = true }
+    assert.is_true(seen[ga.int8])
+  end)
+
+  -- issue 23's three examples, each failing on the tree before it
+  it("issue 23: ga.dtype(\"float32\") == ga.dtype(\"float32\") holds", function()
+    assert.is_true(ga.dtype("float32") == ga.dtype("float32"))
+  end)
+
+  it("issue 23: ga.complex64(1, 2) keeps the 2", function()
+    assert.same({ 1, 2 }, ga.complex64(1, 2).value)
+  end)
+
+  it("issue 23: ga.int32(7) + 1 is an int32 scalar; its errors carry the gpuarray: prefix", function()
+    local ok, r = pcall(function() return ga.int32(7) + 1 end)
+    assert(ok, tostring(r))
+    assert.equal("int32(8)", tostring(r))
+    local err = helper.assert_gaerror(function() return ga.int32(7) + {} end, "add: ")
+    assert.falsy(err:find("attempt to perform", 1, true))
+  end)
+
   it("rejects unknown names with the list of valid ones", function()
     local err = helper.assert_gaerror(function() ga.dtype("float8") end, "unknown dtype 'float8'")
     for _, name in ipairs(NAMES) do assert.truthy(err:find(name, 1, true)) end
     helper.assert_gaerror(function() ga.dtype(42) end, "expected a dtype")
+    helper.assert_gaerror(function() ga.dtype() end, "dtype: a dtype name is required")
+    helper.assert_gaerror(function() ga.dtype("int8", 2) end, "dtype: at most 1 arguments")
   end)
 
   it("promotes every pair as NumPy does", function()
@@ -58,6 +102,8 @@ describe("dtypes", function()
         assert.equal(expected, ga.result_type(NAMES[r], NAMES[c]),
           ("promote(%s, %s)"):format(NAMES[r], NAMES[c]))
         assert.equal(ga.result_type(NAMES[c], NAMES[r]), expected)
+        assert.equal(expected, ga.promote_types(NAMES[r], NAMES[c]))
+        assert.equal(expected, ga.promote_types(ga[NAMES[c]], ga.dtype(NAMES[r])))
       end
       assert.equal(14, c)
     end
@@ -91,6 +137,128 @@ describe("dtypes", function()
 
   it("needs at least one argument", function()
     helper.assert_gaerror(function() ga.result_type() end, "at least one")
+  end)
+
+  it("result_type and promote_types return names", function()
+    assert.equal("string", type(ga.result_type(ga.float32, ga.int8(1))))
+    assert.equal("string", type(ga.promote_types(ga.float32, "int8")))
+    assert.equal("int16", ga.promote_types(ga.int8(1), ga.uint8))   -- a typed scalar stands for its dtype
+    helper.assert_gaerror(function() ga.promote_types("int8", 1) end, "promote_types: a Lua number has no dtype")
+    helper.assert_gaerror(function() ga.promote_types("int8") end, "promote_types: a dtype is required")
+    helper.assert_gaerror(function() ga.promote_types("int8", "float8") end, "unknown dtype 'float8'")
+    helper.assert_gaerror(function() ga.promote_types("int8", "int8", "int8") end, "at most 2 arguments")
+  end)
+end)
+
+describe("can_cast", function()
+  it("answers as np.can_cast for every pair and casting rule", function()
+    for casting, rows in pairs(ref.can_cast) do
+      for r, row in ipairs(rows) do
+        for c = 1, 14 do
+          local want = row:sub(c, c) == "1"
+          local what = ("can_cast(%s, %s, %s)"):format(NAMES[r], NAMES[c], casting)
+          assert.equal(want, ga.can_cast(NAMES[r], NAMES[c], casting), what)
+          assert.equal(want, ga.can_cast(ga[NAMES[r]], ga[NAMES[c]], { casting = casting }), what)
+          assert.equal(want, ga.can_cast(ga[NAMES[r]](0), NAMES[c], casting), what .. " (typed scalar)")
+          if casting == "safe" then assert.equal(want, ga.can_cast(NAMES[r], NAMES[c]), what) end
+        end
+      end
+    end
+  end)
+
+  it("takes an ndarray's dtype", function()
+    local x = ga.empty(0, "int16")
+    assert.is_true(ga.can_cast(x, "float32"))
+    assert.is_false(ga.can_cast(x, "float16"))
+    assert.is_true(ga.can_cast(x, "int8", "same_kind"))
+    assert.equal("float32", ga.finfo(ga.empty(0, "complex64")).dtype)
+    assert.equal(16, ga.iinfo(x).bits)
+    assert.equal("float32", ga.promote_types(x, "float16"))
+  end)
+
+  it("refuses Lua numbers (NumPy 2 refuses Python scalars), bad castings and options", function()
+    helper.assert_gaerror(function() ga.can_cast(7, "int8") end, "can_cast: a Lua number has no dtype of its own")
+    helper.assert_gaerror(function() ga.can_cast(true, "int8") end, "can_cast: a Lua boolean has no dtype")
+    helper.assert_gaerror(function() ga.can_cast("int8", "int16", "safer") end,
+                          "can_cast: casting must be 'no', 'equiv', 'safe', 'same_kind' or 'unsafe', got 'safer'")
+    helper.assert_gaerror(function() ga.can_cast("int8", "int16", { castin = "safe" }) end,
+                          "can_cast: unknown option 'castin'")
+    helper.assert_gaerror(function() ga.can_cast("int8", "int16", { casting = 1 }) end, "can_cast: casting must be")
+    helper.assert_gaerror(function() ga.can_cast("int8") end, "can_cast: the dtype to cast to is missing")
+    helper.assert_gaerror(function() ga.can_cast("int8", "int16", "safe", 1) end, "can_cast: at most 3 arguments")
+    helper.assert_gaerror(function() ga.can_cast("int9", "int16") end, "unknown dtype 'int9'")
+  end)
+end)
+
+describe("finfo and iinfo", function()
+  it("describe the float formats as np.finfo (complex: the component float)", function()
+    for name, want in pairs(ref.finfo) do
+      local f = ga.finfo(name)
+      for k, v in pairs(want) do assert.equal(v, f[k], name .. "." .. k) end
+      assert.same(f, ga.finfo(ga[name]))
+      assert.same(f, ga.finfo(ga[name](0)))
+    end
+    -- the limits are the dtype's own values
+    assert.equal(ga.finfo("float16").max, ga.float16(65504):item())
+    helper.assert_gaerror(function() ga.float32(ga.finfo("float64").max) end, "does not fit float32")
+    assert.equal(ga.finfo("float32").max, ga.float32(ga.finfo("float32").max):item())
+  end)
+
+  it("describe the integer types as np.iinfo; uint64's max is an exact uint64 scalar", function()
+    for name, want in pairs(ref.iinfo) do
+      local i = ga.iinfo(name)
+      assert.equal(want.bits, i.bits)
+      assert.equal(name, i.dtype)
+      assert.equal(ga.dtype(name).kind, i.kind)
+      assert.equal(want.min, tostring(i.min))
+      if name == "uint64" then
+        assert.equal("uint64(" .. want.max .. ")", tostring(i.max))
+        assert.equal("uint64(0)", tostring(i.max + 1))
+      else
+        assert.equal(want.max, tostring(i.max))
+        assert.equal("integer", math.type(i.max))
+      end
+      assert.same(i.bits, ga.iinfo(ga[name]).bits)
+    end
+  end)
+
+  it("refuse the other kinds", function()
+    helper.assert_gaerror(function() ga.finfo("int32") end, "finfo: int32 is not a float or complex dtype")
+    helper.assert_gaerror(function() ga.finfo("bool") end, "finfo: bool is not a float")
+    helper.assert_gaerror(function() ga.iinfo("float32") end, "iinfo: float32 is not an integer dtype")
+    helper.assert_gaerror(function() ga.iinfo("bool") end, "iinfo: bool is not an integer dtype")
+    helper.assert_gaerror(function() ga.finfo(1.5) end, "finfo: a Lua number has no dtype of its own")
+    helper.assert_gaerror(function() ga.iinfo() end, "iinfo: a dtype is required")
+    helper.assert_gaerror(function() ga.finfo("float32", 1) end, "finfo: at most 1 arguments")
+  end)
+end)
+
+describe("is_ndarray", function()
+  it("is false for everything that is no ndarray", function()
+    for _, v in ipairs({ 1, 1.5, "x", true, {}, { 1, 2 }, ga.float32, ga.float32(1), print, ga }) do
+      assert.is_false(ga.is_ndarray(v))
+    end
+    assert.is_false(ga.is_ndarray(nil))
+    helper.assert_gaerror(function() ga.is_ndarray() end, "is_ndarray: the value is missing")
+    -- a pinned host array is array-like but no ndarray (this one over malloc'ed memory, no GPU)
+    assert.is_false(ga.is_ndarray(ga._core._pinned_test_empty({ 3 })))
+  end)
+
+  it("is true for ndarrays (zero-size ones need no GPU)", function()
+    local x = ga.empty({ 0, 2 }, "float32")
+    assert.is_true(ga.is_ndarray(x))
+    assert.is_true(ga.is_ndarray(x:reshape(2, 0)))
+    assert.is_true(ga.is_ndarray(ga.int8(1) + ga.empty(0, "int8")))
+  end)
+
+  helper.gpu_it("is true for ndarrays, views and freed arrays", function()
+    local x = ga.zeros({ 2, 3 })
+    assert.is_true(ga.is_ndarray(x))
+    assert.is_true(ga.is_ndarray(x[1]))
+    assert.is_true(ga.is_ndarray(x:reshape(3, 2)))
+    assert.is_false(ga.is_ndarray(ga.pinned_empty(3)))
+    x:free()
+    assert.is_true(ga.is_ndarray(x))
   end)
 end)
 

@@ -187,8 +187,9 @@ describe("pad on the device", function()
               opts.stat_length[d] = o.lengths[d]
             end
           end
-          local what = ("%s %s widths %s long=%s"):format(mode, internal.shape_str(shape),
-                                                           require("busted").tostring and "" or "", tostring(long))
+          local ws = {}
+          for d, w in ipairs(widths) do ws[d] = ("{%d, %d}"):format(w[1], w[2]) end
+          local what = ("%s %s widths {%s}"):format(mode, internal.shape_str(shape), table.concat(ws, ", "))
           local got = ga.pad(x, widths, mode, opts)
           check(mode, A, dtype, widths, o, got, dtype == "float32" and 1e-6 or 1e-12, what)
         end
@@ -209,7 +210,7 @@ describe("pad on the device", function()
           if not (odd and dtype == "bool") then
             local widths = { { math.random(0, 9), math.random(0, 9) }, { math.random(0, 4), math.random(0, 12) } }
             local got = ga.pad(x, widths, mode, odd and { reflect_type = "odd" } or nil)
-            check(mode, A, dtype, widths, { odd = odd }, got, dtype == "float16" and 1e-3 or 1e-12,
+            check(mode, A, dtype, widths, { odd = odd }, got, dtype == "float16" and 5e-3 or 1e-12,
                   ("%s odd=%s %s"):format(mode, tostring(odd), dtype))
           end
         end

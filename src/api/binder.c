@@ -104,7 +104,7 @@ static int alt_ok(lua_State *L, int idx, const ga_declalt *a) {
     return 0;
   case GA_DT_DTYPE:
     if (t == LUA_TSTRING) return ga_dtype_lookup(lua_tostring(L, idx)) >= 0;
-    if (t == LUA_TUSERDATA) return has_name(L, idx, "gpuarray.dtype");
+    if (t == LUA_TUSERDATA) return has_name(L, idx, "gpuarray.dtype") || has_name(L, idx, "gpuarray.scalar");
     if (t == LUA_TTABLE) {   /* what ga.dtype(name) returns: a table with the name */
       int ok = lua_getfield(L, idx, "name") == LUA_TSTRING && ga_dtype_lookup(lua_tostring(L, -1)) >= 0;
       lua_pop(L, 1);

@@ -88,6 +88,10 @@ void ga_checkvalue(lua_State *L, int idx, int t, ga_value *out, const char *fnam
 char ga_scalar_kind(lua_State *L, int idx);
 /* Push one element of dtype t as a Lua value (number/boolean/{re, im}) */
 void ga_pushvalue(lua_State *L, int t, const void *elem);
+/* scalar_ops.c: the typed scalars' arithmetic and comparison metamethods */
+extern const luaL_Reg ga_scalar_ops[];
+/* dtype_lua.c: push the one dtype object of t (ga.float32 for GA_FLOAT32) */
+void ga_push_dtype(lua_State *L, int t);
 
 /* ===================================================================== */
 /* copy.c: the copy engine (strided copy, cast, fill, arange)             */
@@ -159,6 +163,11 @@ typedef struct {
 /* Read the value at idx; dtype specifiers count only when dtypes_ok.
 ** Returns o->kind (GA_OP_NONE: none of these). */
 int ga_operand_read(lua_State *L, ga_state *ctx, int idx, int dtypes_ok, ga_operand *o);
+/* A scalar operand (typed or weak) as dtype t's storage, as NumPy converts
+** it for a loop of that type: a typed scalar is cast, a Lua float past
+** float16/float32's range becomes inf, a Lua integer that does not fit an
+** integer type raises "<fname>: Lua integer 300 does not fit int8" */
+void ga_operand_value(lua_State *L, const ga_operand *o, int t, ga_value *out, const char *fname);
 /* A table of exactly two numbers: one complex value */
 int ga_is_complex_pair(lua_State *L, int idx);
 

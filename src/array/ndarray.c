@@ -602,6 +602,13 @@ static int l_ascontiguousarray(lua_State *L) {
   return 1;
 }
 
+/* ga.is_ndarray(v): an ndarray, freed or not (a pinned host array is not) */
+static int l_is_ndarray(lua_State *L) {
+  ga_checkany(L, 1, "is_ndarray", "the value");
+  lua_pushboolean(L, ga_toarray_in(L, ga_ctx(L), 1) != NULL);
+  return 1;
+}
+
 /* ===================================================================== */
 /* registration                                                          */
 /* ===================================================================== */
@@ -623,6 +630,7 @@ static const luaL_Reg methods[] = {
 
 static const luaL_Reg module_funcs[] = {
   {"_as_strided", l_as_strided},
+  {"is_ndarray", l_is_ndarray},
   {"broadcast_to", l_broadcast_to},
   {"ascontiguousarray", l_ascontiguousarray},
   {"reshape", l_reshape},

@@ -50,3 +50,26 @@ int ga_operand_read(lua_State *L, ga_state *ctx, int idx, int dtypes_ok, ga_oper
   }
   return o->kind = GA_OP_NONE;
 }
+
+void ga_operand_value(lua_State *L, const ga_operand *o, int t, ga_value *out, const char *fname) {
+  ga_value src;
+  if (o->kind == GA_OP_TYPED) {
+    ga_value_cast(t, out, o->s->dtype, &o->s->v);
+  } else if (o->weak == 'c') {
+    lua_rawgeti(L, o->idx, 1);
+    lua_rawgeti(L, o->idx, 2);
+    ga_value_from_complex(t, lua_tonumber(L, -2), lua_tonumber(L, -1), out);
+    lua_pop(L, 2);
+  } else if (o->weak == 'f') {
+    ga_value_from_float(GA_FLOAT64, lua_tonumber(L, o->idx), &src);
+    ga_value_cast(t, out, GA_FLOAT64, &src);
+  } else {
+    lua_Integer v = o->weak == 'b' ? lua_toboolean(L, o->idx) : lua_tointeger(L, o->idx);
+    if (GA_IS_INT(t) || t == GA_BOOL) {
+      if (ga_value_from_int(t, v, out)) ga_error(L, "%s: Lua integer %I does not fit %s", fname, v, ga_dtypes[t].name);
+    } else {
+      ga_value_from_int(GA_INT64, v, &src);
+      ga_value_cast(t, out, GA_INT64, &src);
+    }
+  }
+}

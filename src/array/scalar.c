@@ -1,8 +1,8 @@
 /*
 ** scalar.c: Lua values crossing into dtypes and back. Typed scalars
-** (ga.int32(7): a userdata holding one element's storage), the dtype
-** constructor objects themselves (ga.float32 is callable and is accepted
-** wherever a dtype is), and the conversions every file uses to read a Lua
+** (ga.int32(7): a userdata holding one element's storage; their operators
+** are scalar_ops.c's, their constructors the dtype objects of dtype_lua.c),
+** dtype arguments, and the conversions every file uses to read a Lua
 ** number as a dtype or push an element back.
 */
 #include <math.h>
@@ -163,107 +163,42 @@ ga_scalar *ga_push_scalar(lua_State *L, int dtype, const ga_value *v) {
   return s;
 }
 
+/* s:item(): the value as a Lua value (as .value) */
+static int scalar_item(lua_State *L) {
+  ga_scalar *s = (ga_scalar *)luaL_checkudata(L, 1, GA_SCALAR_MT);
+  ga_pushvalue(L, s->dtype, &s->v);
+  return 1;
+}
+
 static int scalar_index(lua_State *L) {
   ga_scalar *s = (ga_scalar *)luaL_checkudata(L, 1, GA_SCALAR_MT);
   const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
   if (strcmp(k, "dtype") == 0) lua_pushstring(L, ga_dtypes[s->dtype].name);
   else if (strcmp(k, "value") == 0) ga_pushvalue(L, s->dtype, &s->v);
+  else if (strcmp(k, "item") == 0) lua_pushcfunction(L, scalar_item);
   else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, ga_dtypes[s->dtype].itemsize);
   else lua_pushnil(L);
   return 1;
 }
 
+/* "float32(0.1)", "complex64(1+2j)", "uint64(18446744073709551615)" */
 static int scalar_tostring(lua_State *L) {
   ga_scalar *s = (ga_scalar *)luaL_checkudata(L, 1, GA_SCALAR_MT);
-  ga_pushvalue(L, s->dtype, &s->v);
-  if (GA_IS_COMPLEX(s->dtype)) {
-    lua_rawgeti(L, -1, 1);
-    lua_rawgeti(L, -2, 2);
-    lua_Number re = lua_tonumber(L, -2), im = lua_tonumber(L, -1);
-    lua_pushfstring(L, "%s(%f%s%fj)", ga_dtypes[s->dtype].name, re, im < 0 ? "" : "+", im);
-  } else {
-    const char *v = luaL_tolstring(L, -1, NULL);
-    lua_pushfstring(L, "%s(%s)", ga_dtypes[s->dtype].name, v);
-  }
-  return 1;
-}
-
-static int scalar_eq(lua_State *L) {
-  ga_scalar *a = ga_toscalar(L, 1), *b = ga_toscalar(L, 2);
-  lua_pushboolean(L, a && b && a->dtype == b->dtype &&
-                         memcmp(&a->v, &b->v, (size_t)ga_dtypes[a->dtype].itemsize) == 0);
-  return 1;
-}
-
-/* ===================================================================== */
-/* dtype objects: ga.float32 etc.                                        */
-/* ===================================================================== */
-
-/* ga.float32(v): a typed scalar; the value must fit */
-static int dtype_call(lua_State *L) {
-  int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
-  ga_value v;
-  ga_checkany(L, 2, ga_dtypes[t].name, "the value");
-  ga_checkvalue(L, 2, t, &v, ga_dtypes[t].name);
-  ga_push_scalar(L, t, &v);
-  return 1;
-}
-
-static int dtype_index(lua_State *L) {
-  int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
-  if (strcmp(k, "name") == 0) lua_pushstring(L, ga_dtypes[t].name);
-  else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, ga_dtypes[t].itemsize);
-  else if (strcmp(k, "kind") == 0) lua_pushlstring(L, &ga_dtypes[t].kind, 1);
-  else lua_pushnil(L);
-  return 1;
-}
-
-static int dtype_tostring(lua_State *L) {
-  int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
-  lua_pushstring(L, ga_dtypes[t].name);
+  char buf[96];
+  ga_value_repr(s->dtype, &s->v, buf, sizeof buf);
+  lua_pushfstring(L, "%s(%s)", ga_dtypes[s->dtype].name, buf);
   return 1;
 }
 
 static const luaL_Reg scalar_meta[] = {
   {"__index", scalar_index},
   {"__tostring", scalar_tostring},
-  {"__eq", scalar_eq},
   {NULL, NULL}
 };
-
-static const luaL_Reg dtype_meta[] = {
-  {"__call", dtype_call},
-  {"__index", dtype_index},
-  {"__tostring", dtype_tostring},
-  {NULL, NULL}
-};
-
-static const char dtype_objects_key = 'd';
 
 void ga_open_scalar(lua_State *L) {
   luaL_newmetatable(L, GA_SCALAR_MT);
-  luaL_setfuncs(L, scalar_meta, 0);
-  lua_pop(L, 1);
-  luaL_newmetatable(L, GA_DTYPE_MT);
-  luaL_setfuncs(L, dtype_meta, 0);
-  lua_pop(L, 1);
-  /* one object per dtype per state, so that ga.float32 == ga.float32 */
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &dtype_objects_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, GA_NDTYPES, 0);
-    for (int t = 0; t < GA_NDTYPES; t++) {
-      int *p = (int *)lua_newuserdatauv(L, sizeof(int), 0);
-      *p = t;
-      luaL_setmetatable(L, GA_DTYPE_MT);
-      lua_rawseti(L, -2, t + 1);
-    }
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &dtype_objects_key);
-  }
-  for (int t = 0; t < GA_NDTYPES; t++) {
-    lua_rawgeti(L, -1, t + 1);
-    lua_setfield(L, -3, ga_dtypes[t].name);
-  }
+  ga_setfuncs(L, scalar_meta);
+  ga_setfuncs(L, ga_scalar_ops);   /* arithmetic and comparisons: scalar_ops.c */
   lua_pop(L, 1);
 }

@@ -24,6 +24,9 @@ typedef struct {
   int itemsize;       /* bytes */
   char kind;          /* NumPy's kind: b i u f c */
   const char *ctype;  /* the CUDA type name kernels use (kernels/common.cuh) */
+  char code;          /* NumPy's type character: ? b h i l B H I L e f d F D */
+  int nmant, nexp;    /* floats and complex: the (component) float's stored
+                      ** mantissa and exponent bits; 0 for the others */
 } ga_dtype_info;
 
 extern const ga_dtype_info ga_dtypes[GA_NDTYPES];
@@ -148,6 +151,40 @@ ga_ixnames ga_ix_names(int idx64);
 /* dtype.c: NumPy's casting rules */
 int ga_can_cast_safe(int from, int to);
 int ga_can_cast_same_kind(int from, int to);
+/* np.can_cast(from, to, casting) for casting "no", "equiv", "safe",
+** "same_kind" or "unsafe"; -1 for another casting name */
+int ga_can_cast(int from, int to, const char *casting);
+/* The real dtype of a complex one's parts (the dtype itself otherwise) */
+int ga_component_dtype(int t);
+
+/* ===================================================================== */
+/* scalarmath.c: NumPy's scalar arithmetic on the host (typed scalars)    */
+/* ===================================================================== */
+
+typedef enum {
+  GA_SOP_ADD, GA_SOP_SUBTRACT, GA_SOP_MULTIPLY, GA_SOP_DIVIDE, GA_SOP_FLOOR_DIVIDE,
+  GA_SOP_REMAINDER, GA_SOP_POWER, GA_SOP_BITWISE_AND, GA_SOP_BITWISE_OR, GA_SOP_BITWISE_XOR,
+  GA_SOP_LEFT_SHIFT, GA_SOP_RIGHT_SHIFT, GA_SOP_NEGATIVE, GA_SOP_INVERT,
+  GA_SOP_N
+} ga_sop;
+
+const char *ga_sop_name(ga_sop op);   /* the ufunc it stands for: "add" */
+int ga_sop_nin(ga_sop op);            /* 1 or 2 */
+/* The loop for operands promoted to dtype P, as the ufunc's: the dtype the
+** operands convert to (in) and the result's (out). -1 with the reason in
+** err (GA_ERRMSG_MAX bytes) when there is none. */
+int ga_sop_resolve(ga_sop op, int P, int *in, int *out, char *err);
+/* r = a op b (b unused, may be NULL, for the unary ones), a and b of dtype
+** in, r of dtype out. NULL, or the reason it has no value (an integer to a
+** negative power). */
+const char *ga_sop_apply(ga_sop op, int in, int out, const ga_value *a, const ga_value *b, ga_value *r);
+/* a compared with b: integers and bools exactly (as NumPy 2 compares Python
+** integers), other values converted to P, their promoted dtype. -1, 0, 1,
+** or 2 for NaN (unordered) and for unequal complex values. */
+int ga_value_compare(int P, int ta, const ga_value *a, int tb, const ga_value *b);
+/* The value printed as NumPy's repr: the shortest digits that read back
+** ("0.1" for float32's 0.1, "1.0", "1+2j", "18446744073709551615") */
+void ga_value_repr(int t, const ga_value *v, char *buf, size_t n);
 
 /* ctoken.c: is the first use of name in the C statements op an
 ** unconditional assignment ("z = ...;" at the top level before any control

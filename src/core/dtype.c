@@ -9,20 +9,20 @@
 #include "core/core.h"
 
 const ga_dtype_info ga_dtypes[GA_NDTYPES] = {
-  {"bool",       1, 'b', "bool"},
-  {"int8",       1, 'i', "signed char"},
-  {"int16",      2, 'i', "short"},
-  {"int32",      4, 'i', "int"},
-  {"int64",      8, 'i', "long long"},
-  {"uint8",      1, 'u', "unsigned char"},
-  {"uint16",     2, 'u', "unsigned short"},
-  {"uint32",     4, 'u', "unsigned int"},
-  {"uint64",     8, 'u', "unsigned long long"},
-  {"float16",    2, 'f', "float16"},
-  {"float32",    4, 'f', "float"},
-  {"float64",    8, 'f', "double"},
-  {"complex64",  8, 'c', "complex64"},
-  {"complex128", 16, 'c', "complex128"},
+  {"bool",       1, 'b', "bool",               '?', 0, 0},
+  {"int8",       1, 'i', "signed char",        'b', 0, 0},
+  {"int16",      2, 'i', "short",              'h', 0, 0},
+  {"int32",      4, 'i', "int",                'i', 0, 0},
+  {"int64",      8, 'i', "long long",          'l', 0, 0},
+  {"uint8",      1, 'u', "unsigned char",      'B', 0, 0},
+  {"uint16",     2, 'u', "unsigned short",     'H', 0, 0},
+  {"uint32",     4, 'u', "unsigned int",       'I', 0, 0},
+  {"uint64",     8, 'u', "unsigned long long", 'L', 0, 0},
+  {"float16",    2, 'f', "float16",            'e', 10, 5},
+  {"float32",    4, 'f', "float",              'f', 23, 8},
+  {"float64",    8, 'f', "double",             'd', 52, 11},
+  {"complex64",  8, 'c', "complex64",          'F', 23, 8},
+  {"complex128", 16, 'c', "complex128",        'D', 52, 11},
 };
 
 int ga_dtype_lookup(const char *name) {
@@ -332,4 +332,22 @@ static int kind_order(int t) {
 
 int ga_can_cast_same_kind(int from, int to) {
   return ga_can_cast_safe(from, to) || kind_order(from) <= kind_order(to);
+}
+
+int ga_can_cast(int from, int to, const char *casting) {
+  if (strcmp(casting, "no") == 0 || strcmp(casting, "equiv") == 0) return from == to;
+  if (strcmp(casting, "safe") == 0) return ga_can_cast_safe(from, to);
+  if (strcmp(casting, "same_kind") == 0) return ga_can_cast_same_kind(from, to);
+  if (strcmp(casting, "unsafe") == 0) return 1;
+  return -1;
+}
+
+/* the float of the same format: data-driven, so a new float is one row */
+int ga_component_dtype(int t) {
+  if (ga_dtypes[t].kind != 'c') return t;
+  for (int f = 0; f < GA_NDTYPES; f++)
+    if (ga_dtypes[f].kind == 'f' && ga_dtypes[f].nmant == ga_dtypes[t].nmant &&
+        ga_dtypes[f].nexp == ga_dtypes[t].nexp)
+      return f;
+  return t;
 }

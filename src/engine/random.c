@@ -169,9 +169,17 @@ static int l_random_source(lua_State *L) {
   return 1;
 }
 
+/* _random_philox() -> philox.cuh: the device code of the streams, for
+** kernels written in Lua that draw per element (random/stream.lua) */
+static int l_random_philox(lua_State *L) {
+  lua_pushstring(L, ga_kernel_source("philox"));
+  return 1;
+}
+
 static const luaL_Reg funcs[] = {
   {"_random_fill", l_random_fill},
   {"_random_source", l_random_source},
+  {"_random_philox", l_random_philox},
   {NULL, NULL}
 };
 

@@ -3,8 +3,10 @@
 **   - built-in reductions: lua/gpuarray/reductions.lua describes each one as
 **     data (expressions, and per input dtype the reduce type and the result
 **     dtype); core._reduction_builtin(def) turns it into one C closure that
-**     serves both ga.sum(x, opts) and x:sum(axis, opts). The hot path reads
-**     no Lua tables unless an options table is given.
+**     serves both ga.sum(x, opts) and x:sum(axis, opts). The hot path
+**     (x:sum(), x:sum(2)) reads no Lua table and calls no binder; any other
+**     call goes through the binder with the definition's declaration
+**     (NumPy's keyword names, types, unknown keys, surplus arguments).
 **   - ga.ReductionKernel(in_params, out_params, map, reduce, post_map,
 **     identity, name[, opts]): CuPy's user reduction kernels.
 **   - test hooks for CI: the source of any variant without a device.
@@ -12,6 +14,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "engine/engine.h"
 
 #define GA_REDKERNEL_MT "gpuarray.ReductionKernel"
@@ -92,6 +95,8 @@ typedef struct {
   int dacc_size[GA_NDTYPES], dout_dt[GA_NDTYPES];
   int has_dtype, single_axis, ddof, index;
   uint64_t hash;
+  const ga_decl *decl;       /* the public declaration (anchored by the definition table) */
+  int p_axis, p_dtype, p_out, p_keepdims, p_ddof;   /* its parameters' positions, -1: none */
 } red_builtin;
 
 static const char *opt_string(lua_State *L, int t, const char *key, int required) {
@@ -148,30 +153,42 @@ static void builtin_code(const red_builtin *bi, int in_dt, int over, int out_dt,
   c->narg = n;
 }
 
-/* f(x[, axis][, opts]) */
+/* The value of bound parameter p (pushed by ga_api_bind from base), or
+** none: the index of an empty slot past the top (nil) */
+static int bound_at(lua_State *L, int base, int p) { return p < 0 ? lua_gettop(L) + 1 : base + p; }
+
+/* f(x[, axis][, opts]): x:sum() and x:sum(2) read their two arguments
+** directly; everything else is bound by the declaration */
 static int l_builtin_call(lua_State *L) {
   const red_builtin *bi = (const red_builtin *)lua_touserdata(L, lua_upvalueindex(2));
   const char *fname = bi->name;
   ga_state *ctx = ga_ctx(L);
-  ga_array *x = ga_toarray(L, 1);
-  if (!x) return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, 1));
-  ga_checkarray(L, 1);
+  int top = lua_gettop(L), t2 = lua_type(L, 2);
   red_opts o = { 0, 0, -1, NULL, 0, 0.0 };
-  int t2 = lua_type(L, 2), opts_idx = 0;
-  if (t2 == LUA_TNUMBER) {
-    o.axis_idx = 2;
-  } else if (t2 == LUA_TTABLE && !is_array_at(L, 2)) {
-    if (lua_rawgeti(L, 2, 1) != LUA_TNIL) o.axis_idx = 2;
-    else opts_idx = 2;
-    lua_pop(L, 1);
-  } else if (t2 != LUA_TNONE && t2 != LUA_TNIL) {
-    return ga_error(L, "%s: axis must be an integer or a list of integers, got %s", fname, luaL_typename(L, 2));
+  ga_array *x;
+  int x_idx = 1;
+  if (top <= 2 && (t2 == LUA_TNONE || t2 == LUA_TNIL || t2 == LUA_TNUMBER) && (x = ga_toarray(L, 1))) {
+    if (t2 == LUA_TNUMBER) o.axis_idx = 2;
+  } else {
+    int base = top + 1;
+    ga_api_bind(L, bi->decl, fname, 1, top);
+    x_idx = base;
+    x = ga_toarray(L, base);
+    if (!x) return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, base));
+    int ai = bound_at(L, base, bi->p_axis);
+    if (!lua_isnil(L, ai)) o.axis_idx = ai;
+    int di = bound_at(L, base, bi->p_dtype);
+    if (!lua_isnil(L, di)) o.dtype = ga_checkdtype(L, di, -1, fname);
+    int oi = bound_at(L, base, bi->p_out);
+    if (!lua_isnil(L, oi)) {
+      o.out = ga_checkarray(L, oi);
+      o.out_idx = oi;
+    }
+    o.keepdims = lua_toboolean(L, bound_at(L, base, bi->p_keepdims));
+    int ddi = bound_at(L, base, bi->p_ddof);
+    if (!lua_isnil(L, ddi)) o.ddof = lua_tonumber(L, ddi);
   }
-  if (!opts_idx && lua_type(L, 3) == LUA_TTABLE) opts_idx = 3;
-  else if (!opts_idx && !lua_isnoneornil(L, 3))
-    return ga_error(L, "%s: options must be a table, got %s", fname, luaL_typename(L, 3));
-  read_opts(L, opts_idx, &o, fname);
-  if (o.dtype >= 0 && !bi->has_dtype) return ga_error(L, "%s: takes no dtype option", fname);
+  ga_checkarray(L, x_idx);
   if (bi->single_axis && o.axis_idx && lua_type(L, o.axis_idx) != LUA_TNUMBER)
     return ga_error(L, "%s: axis must be an integer, got %s", fname, luaL_typename(L, o.axis_idx));
   uint32_t axes = ga_red_axes(L, o.axis_idx ? o.axis_idx : lua_gettop(L) + 1, x->ndim, fname);
@@ -243,6 +260,16 @@ static int l_reduction_builtin(lua_State *L) {
   lua_getfield(L, 1, "index");
   bi->index = lua_toboolean(L, -1);
   lua_pop(L, 3);
+  if (lua_getfield(L, 1, "decl") == LUA_TNIL) ga_error(L, "_reduction_builtin: field 'decl' is required");
+  bi->decl = ga_api_checkdecl(L, -1, "_reduction_builtin");
+  lua_pop(L, 1);
+  bi->p_axis = ga_decl_find(bi->decl, "axis");
+  bi->p_dtype = ga_decl_find(bi->decl, "dtype");
+  bi->p_out = ga_decl_find(bi->decl, "out");
+  bi->p_keepdims = ga_decl_find(bi->decl, "keepdims");
+  bi->p_ddof = ga_decl_find(bi->decl, "ddof");
+  if (bi->p_axis < 0 || (bi->has_dtype && bi->p_dtype < 0) || (bi->ddof && bi->p_ddof < 0))
+    ga_error(L, "_reduction_builtin %s: the declaration lacks a parameter the reduction takes", bi->name);
   ga_red_code tmpl;
   builtin_code(bi, GA_FLOAT64, -1, GA_FLOAT64, &tmpl);
   tmpl.reduce_type = "";

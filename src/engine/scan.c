@@ -8,6 +8,7 @@
 */
 #include <string.h>
 
+#include "api/api.h"
 #include "engine/engine.h"
 
 #define THREADS 256
@@ -253,47 +254,43 @@ static ga_array axis_last_copy(lua_State *L, ga_state *ctx, const ga_array *x, i
   return r;
 }
 
-/* f(x[, axis][, opts]) */
-static int scan_call(lua_State *L, int op, const char *fname) {
+/* One scan function (cumsum, cumprod): the closure's upvalue 2 (1 is the
+** context) */
+typedef struct {
+  int op;                    /* 0 sum, 1 prod */
+  char name[32];
+  const ga_decl *decl;       /* anchored by upvalue 2 */
+  int p_axis, p_dtype, p_out;
+} scan_fn;
+
+/* f(x[, axis][, dtype][, out][, opts]): f(x) and f(x, axis) read their
+** arguments directly; anything else is bound by the declaration */
+static int scan_call(lua_State *L) {
+  const scan_fn *sf = (const scan_fn *)lua_touserdata(L, lua_upvalueindex(2));
+  int op = sf->op;
+  const char *fname = sf->name;
   ga_state *ctx = ga_ctx(L);
-  ga_array *x = ga_toarray(L, 1);
-  if (!x) return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, 1));
-  ga_checkarray(L, 1);
-  int axis_idx = 0, opts_idx = 0;
-  if (lua_type(L, 2) == LUA_TNUMBER) axis_idx = 2;
-  else if (lua_type(L, 2) == LUA_TTABLE) {
-    if (lua_rawgeti(L, 2, 1) != LUA_TNIL) ga_error(L, "%s: axis must be an integer (one axis), got a list", fname);
-    lua_pop(L, 1);
-    opts_idx = 2;
-  }
-  else if (!lua_isnoneornil(L, 2))
-    return ga_error(L, "%s: axis must be an integer, got %s", fname, luaL_typename(L, 2));
-  if (!opts_idx && lua_type(L, 3) == LUA_TTABLE) opts_idx = 3;
-  else if (!opts_idx && !lua_isnoneornil(L, 3))
-    return ga_error(L, "%s: options must be a table, got %s", fname, luaL_typename(L, 3));
-  int over = -1, out_idx = 0;
-  if (opts_idx) {
-    if (lua_getfield(L, opts_idx, "axis") != LUA_TNIL) {
-      if (axis_idx) ga_error(L, "%s: axis given twice (argument and option)", fname);
-      if (lua_type(L, -1) != LUA_TNUMBER) ga_error(L, "%s: axis must be an integer, got %s", fname,
-                                                   luaL_typename(L, -1));
-      axis_idx = lua_gettop(L);
-    } else {
-      lua_pop(L, 1);
-    }
-    if (lua_getfield(L, opts_idx, "dtype") != LUA_TNIL) over = ga_checkdtype(L, lua_gettop(L), -1, fname);
-    lua_pop(L, 1);
-    if (lua_getfield(L, opts_idx, "out") != LUA_TNIL) {
-      if (!ga_toarray(L, -1)) ga_error(L, "%s: out must be an ndarray, got %s", fname, luaL_typename(L, -1));
-      ga_checkarray(L, -1);
-      out_idx = lua_gettop(L);
-    } else {
-      lua_pop(L, 1);
+  int top = lua_gettop(L), t2 = lua_type(L, 2);
+  int x_idx = 1, axis_idx = 0, over = -1, out_idx = 0;
+  ga_array *x;
+  if (top <= 2 && (t2 == LUA_TNONE || t2 == LUA_TNIL || t2 == LUA_TNUMBER) && (x = ga_toarray(L, 1))) {
+    if (t2 == LUA_TNUMBER) axis_idx = 2;
+  } else {
+    int base = top + 1;
+    ga_api_bind(L, sf->decl, fname, 1, top);
+    x_idx = base;
+    x = ga_toarray(L, base);
+    if (!x) return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, base));
+    if (!lua_isnil(L, base + sf->p_axis)) axis_idx = base + sf->p_axis;
+    if (!lua_isnil(L, base + sf->p_dtype)) over = ga_checkdtype(L, base + sf->p_dtype, -1, fname);
+    if (!lua_isnil(L, base + sf->p_out)) {
+      ga_checkarray(L, base + sf->p_out);
+      out_idx = base + sf->p_out;
     }
   }
+  ga_checkarray(L, x_idx);
   int acc, out_dt;
   scan_types(x->dtype, over, &acc, &out_dt);
-  int x_idx = 1;
   int axis;
   int64_t oshape[GA_MAXDIM];
   int ond;
@@ -311,7 +308,7 @@ static int scan_call(lua_State *L, int op, const char *fname) {
     oshape[0] = x->size;
     axis = 0;
     if (!(x->flags & GA_F_C)) {
-      x = ga_contiguous(L, ctx, 1, -1, 0);
+      x = ga_contiguous(L, ctx, x_idx, -1, 0);
       x_idx = lua_gettop(L);
     }
   }
@@ -370,8 +367,32 @@ static int scan_call(lua_State *L, int op, const char *fname) {
   return 1;
 }
 
-static int l_cumsum(lua_State *L) { return scan_call(L, 0, "cumsum"); }
-static int l_cumprod(lua_State *L) { return scan_call(L, 1, "cumprod"); }
+/* core._scan_fn{name=, op=0|1, decl=} -> the public function (ga.cumsum,
+** ga.cumprod, also the ndarray methods) */
+static int l_scan_fn(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  ga_state_push(L);
+  scan_fn *sf = (scan_fn *)lua_newuserdatauv(L, sizeof *sf, 0);
+  memset(sf, 0, sizeof *sf);
+  lua_getfield(L, 1, "name");
+  const char *name = lua_tostring(L, -1);
+  if (!name || strlen(name) >= sizeof sf->name) ga_error(L, "_scan_fn: a name is required");
+  strcpy(sf->name, name);
+  lua_getfield(L, 1, "op");
+  sf->op = (int)lua_tointeger(L, -1);
+  if (sf->op != 0 && sf->op != 1) ga_error(L, "_scan_fn: op must be 0 (sum) or 1 (prod)");
+  lua_getfield(L, 1, "decl");
+  sf->decl = ga_api_checkdecl(L, -1, "_scan_fn");
+  lua_pop(L, 3);
+  sf->p_axis = ga_decl_find(sf->decl, "axis");
+  sf->p_dtype = ga_decl_find(sf->decl, "dtype");
+  sf->p_out = ga_decl_find(sf->decl, "out");
+  if (sf->p_axis < 0 || sf->p_dtype < 0 || sf->p_out < 0)
+    ga_error(L, "_scan_fn %s: the declaration needs axis, dtype and out", name);
+  lua_pushvalue(L, 1);      /* anchors the declaration */
+  lua_pushcclosure(L, scan_call, 3);
+  return 1;
+}
 
 /* Test hook: core._scan_wide(scale): 2 or 4 widens tiles whatever the
 ** size, 0 restores the size rule */
@@ -423,22 +444,12 @@ static int l_scan_source(lua_State *L) {
 }
 
 static const luaL_Reg funcs[] = {
-  {"cumsum", l_cumsum},
-  {"cumprod", l_cumprod},
+  {"_scan_fn", l_scan_fn},
   {"_scan_source", l_scan_source},
   {"_scan_wide", l_scan_wide},
   {NULL, NULL}
 };
 
-static const luaL_Reg methods[] = {
-  {"cumsum", l_cumsum},
-  {"cumprod", l_cumprod},
-  {NULL, NULL}
-};
-
 void ga_open_scan(lua_State *L) {
   ga_setfuncs(L, funcs);
-  ga_push_methods(L);
-  ga_setfuncs(L, methods);
-  lua_pop(L, 1);
 }

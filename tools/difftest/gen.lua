@@ -209,6 +209,10 @@ local BINARY = {
   { "bitwise_xor", "~", "^", "biu" }, { "equal", nil, nil, "biufc" }, { "not_equal", nil, nil, "biufc" },
   { "less", nil, nil, "biuf" }, { "less_equal", nil, nil, "biuf" }, { "greater", nil, nil, "biuf" },
   { "greater_equal", nil, nil, "biuf" },
+  -- the math room's ufuncs (issue 26)
+  { "logaddexp", nil, nil, "f" }, { "logaddexp2", nil, nil, "f" }, { "heaviside", nil, nil, "f" },
+  { "nextafter", nil, nil, "f" }, { "gcd", nil, nil, "iu" }, { "lcm", nil, nil, "iu" },
+  { "fmod", nil, nil, "iuf" }, { "float_power", nil, nil, "f" },
 }
 
 local UNARY = {
@@ -219,6 +223,9 @@ local UNARY = {
   { "conj", "iufc", "same" }, { "isnan", "fc", "bool" }, { "isinf", "fc", "bool" },
   { "isfinite", "biufc", "bool" }, { "logical_not", "biuf", "bool" }, { "invert", "biu", "same" },
   { "real", "fc", "real" }, { "imag", "fc", "real" },
+  -- the math room's ufuncs (issue 26)
+  { "fabs", "iuf", "float" }, { "fix", "f", "same" }, { "sinc", "iuf", "float" }, { "i0", "f", "same" },
+  { "positive", "iufc", "same" }, { "nan_to_num", "fc", "same" },
 }
 
 function Program:binary(a)
@@ -260,7 +267,8 @@ function Program:binary(a)
   local kind = join_kind(a.kind, bkind)
   if op[1]:find("^logical") or op[1]:find("equal") or op[1]:find("^less") or op[1]:find("^greater") then
     kind = "b"
-  elseif op[1] == "divide" or op[1] == "arctan2" or op[1] == "hypot" or op[1] == "copysign" then
+  elseif op[1] == "divide" or op[1] == "arctan2" or op[1] == "hypot" or op[1] == "copysign"
+      or op[1]:find("^logaddexp") or op[1] == "heaviside" or op[1] == "nextafter" or op[1] == "float_power" then
     kind = kind == "c" and "c" or "f"
   end
   local left = random() < 0.15 and bshape ~= nil and #bshape == 0 and op[2] ~= nil
@@ -539,9 +547,319 @@ function Program:creation()
                   ("np.full(%s, %s, dtype=%q)"):format(shape_lit(s, true), py_lit(v), t))
 end
 
+-- ufunc methods (issue 26): axes and indices 1-based in Lua, 0-based in
+-- Python; reduce's and accumulate's default axis is the first on both sides
+local METHOD_UFUNCS = {
+  { "add", "biuf", true }, { "multiply", "biuf", true }, { "maximum", "biuf", true },
+  { "minimum", "biuf", true }, { "logical_and", "biuf", true }, { "logical_or", "biuf", true },
+  { "subtract", "iuf", false }, { "bitwise_or", "iu", true }, { "bitwise_xor", "biu", true },
+  { "fmax", "f", true }, { "logaddexp", "f", true },
+}
+
+local function method_kind(name, k)
+  if name:find("^logical") then return "b" end
+  if name == "logaddexp" then return "f" end
+  if (name == "add" or name == "multiply") and k == "b" then return "i" end
+  return k
+end
+
+function Program:method(a)
+  local nd = #a.shape
+  if nd == 0 or has_zero(a.shape) then return self:unary(a) end
+  local choices = {}
+  for _, u in ipairs(METHOD_UFUNCS) do
+    if kind_ok(u[2], a.kind) then choices[#choices + 1] = u end
+  end
+  if #choices == 0 then return self:unary(a) end
+  local u = pick(choices)
+  local name = u[1]
+  local kind = method_kind(name, a.kind)
+  local r = random(100)
+  if r <= 40 then
+    -- reduce: the default axis, one axis, or every axis (reorderable ones)
+    local ax = random(1, nd)
+    if random() < 0.3 then ax = ax - nd - 1 end
+    local ax0 = ax > 0 and ax or nd + ax + 1
+    local keep = random() < 0.25
+    local s = {}
+    if u[3] and nd > 1 and random() < 0.2 then
+      local la, pa = {}, {}
+      for d = 1, nd do
+        la[d], pa[d] = tostring(d), tostring(d - 1)
+        if keep then s[d] = 1 end
+      end
+      return self:var(s, kind, ("ga.%s.reduce(%s, { axis = {%s}, keepdims = %s })"):format(name, a.name,
+                        table.concat(la, ", "), tostring(keep)),
+                      ("np.%s.reduce(%s, axis=(%s,), keepdims=%s)"):format(name, a.name, table.concat(pa, ", "),
+                        keep and "True" or "False"))
+    end
+    for d = 1, nd do
+      if d ~= ax0 then s[#s + 1] = a.shape[d] elseif keep then s[#s + 1] = 1 end
+    end
+    if random() < 0.3 and not keep then
+      -- positional axis, or none (the first axis by default on both sides)
+      return self:var(s, kind, ("ga.%s.reduce(%s%s)"):format(name, a.name, ax0 == 1 and "" or (", " .. ax)),
+                      ("np.%s.reduce(%s%s)"):format(name, a.name,
+                        ax0 == 1 and "" or (", axis=" .. (ax > 0 and ax - 1 or ax))))
+    end
+    return self:var(s, kind, ("ga.%s:reduce(%s, { axis = %d, keepdims = %s })"):format(name, a.name, ax,
+                      tostring(keep)),
+                    ("np.%s.reduce(%s, axis=%d, keepdims=%s)"):format(name, a.name, ax > 0 and ax - 1 or ax,
+                      keep and "True" or "False"))
+  end
+  if r <= 65 then
+    local ax = random(1, nd)
+    return self:var(copy(a.shape), kind, ("ga.%s.accumulate(%s, %d)"):format(name, a.name, ax),
+                    ("np.%s.accumulate(%s, axis=%d)"):format(name, a.name, ax - 1))
+  end
+  if r <= 80 then
+    -- reduceat: random 1-based starts (descending pairs included) along an axis
+    local ax = random(1, nd)
+    local n = a.shape[ax]
+    local k = random(1, 4)
+    local li, pi = {}, {}
+    for j = 1, k do
+      local v = random(1, n)
+      li[j], pi[j] = tostring(v), tostring(v - 1)
+    end
+    local s = copy(a.shape)
+    s[ax] = k
+    return self:var(s, kind, ("ga.%s.reduceat(%s, {%s}, %d)"):format(name, a.name, table.concat(li, ", "), ax),
+                    ("np.%s.reduceat(%s, [%s], axis=%d)"):format(name, a.name, table.concat(pi, ", "), ax - 1))
+  end
+  if r <= 90 then
+    local b = self:source({ random(1, 3) }, a.kind)
+    local s = copy(a.shape)
+    s[#s + 1] = b.shape[1]
+    local okind = name:find("^logical") and "b" or a.kind
+    return self:var(s, okind, ("ga.%s.outer(%s, %s)"):format(name, a.name, b.name),
+                    ("np.%s.outer(%s, %s)"):format(name, a.name, b.name))
+  end
+  -- at: in place on a copy; repeated 1-based positions along the first axis
+  if a.kind == "b" or name:find("^logical") or name == "logaddexp" then return self:unary(a) end
+  local n = a.shape[1]
+  local k = random(1, 6)
+  local li, pi = {}, {}
+  for j = 1, k do
+    local v = random(1, n)
+    if random() < 0.2 then v = -v end
+    li[j], pi[j] = tostring(v), tostring(v > 0 and v - 1 or v)
+  end
+  local val = a.kind == "f" and random(-8, 8) / 4 or random(0, 3)
+  return self:var(copy(a.shape), a.kind,
+                  ("(function() local t = %s:copy(); ga.%s.at(t, {%s}, %s); return t end)()"):format(a.name, name,
+                    table.concat(li, ", "), lua_num(val)),
+                  ("(lambda t: (np.%s.at(t, [%s], %s), t)[1])(%s.copy())"):format(name, table.concat(pi, ", "),
+                    lua_num(val), a.name))
+end
+
+---------------------------------------------------------------------------
+-- sorting, sets, logic, bits, functional, counting (issue 25's rooms)
+---------------------------------------------------------------------------
+
+-- axis argument pairs: a 1-based Lua axis (or false: flattened) and NumPy's
+local function axis_pair(nd, allow_none)
+  if nd == 0 or (allow_none and random() < 0.25) then return "false", "None", nil end
+  local ax = random(1, nd)
+  if random() < 0.3 then ax = ax - nd - 1 end
+  return tostring(ax), tostring(ax > 0 and ax - 1 or ax), ax > 0 and ax or nd + 1 + ax
+end
+
+local function size_of(shape)
+  local n = 1
+  for _, d in ipairs(shape) do n = n * d end
+  return n
+end
+
+local BREADTH = {}
+
+function BREADTH.sort(p, a)
+  if a.kind == "c" and random() < 0.5 then a = p:source(a.shape, "f") end
+  local la, pa, ax = axis_pair(#a.shape, true)
+  local shape = ax and copy(a.shape) or { size_of(a.shape) }
+  if random() < 0.5 then
+    return p:var(shape, a.kind, ("ga.sort(%s, %s)"):format(a.name, la), ("np.sort(%s, axis=%s)"):format(a.name, pa))
+  end
+  return p:var(shape, "i", ("(ga.argsort(%s, %s) - 1)"):format(a.name, la),
+               ("np.argsort(%s, axis=%s, kind='stable')"):format(a.name, pa))
+end
+
+function BREADTH.unique(p, a)
+  local r = random(4)
+  if r == 1 then
+    return p:var({ 1 }, a.kind, ("ga.unique(%s)"):format(a.name), ("np.unique(%s)"):format(a.name))
+  elseif r == 2 then
+    return p:var({ 1 }, "i", ("(select(2, ga.unique(%s, false, false, true)))"):format(a.name),
+                 ("np.unique(%s, return_counts=True)[1]"):format(a.name))
+  elseif r == 3 then
+    return p:var(copy(a.shape), "i", ("(select(2, ga.unique(%s, { return_inverse = true })) - 1)"):format(a.name),
+                 ("np.unique(%s, return_inverse=True)[1].reshape(np.shape(%s))"):format(a.name, a.name))
+  end
+  return p:var({ 1 }, "i", ("(select(2, ga.unique(%s, true)) - 1)"):format(a.name),
+               ("np.unique(%s, return_index=True)[1]"):format(a.name))
+end
+
+function BREADTH.isin(p, a)
+  local k = a.kind == "c" and "c" or pick { a.kind, a.kind, "i", "f" }
+  local t = p:source({ random(0, 5) }, k)
+  local inv = random() < 0.3
+  return p:var(copy(a.shape), "b", ("ga.isin(%s, %s, false, %s)"):format(a.name, t.name, tostring(inv)),
+               ("np.isin(%s, %s, invert=%s)"):format(a.name, t.name, inv and "True" or "False"))
+end
+
+function BREADTH.setop(p, a)
+  if a.kind == "c" then return p:unary(a) end
+  local b = p:source(random_shape(2), pick { "i", "f", a.kind })
+  local op = pick { "intersect1d", "union1d", "setdiff1d", "setxor1d" }
+  local kind = op == "setdiff1d" and a.kind or join_kind(a.kind, b.kind)
+  if op == "intersect1d" and random() < 0.4 then
+    local which = random(2, 3)
+    return p:var({ 1 }, "i", ("(select(%d, ga.intersect1d(%s, %s, false, true)) - 1)"):format(which, a.name, b.name),
+                 ("np.intersect1d(%s, %s, return_indices=True)[%d]"):format(a.name, b.name, which - 1))
+  end
+  return p:var({ 1 }, kind, ("ga.%s(%s, %s)"):format(op, a.name, b.name), ("np.%s(%s, %s)"):format(op, a.name, b.name))
+end
+
+function BREADTH.searchsorted(p, a)
+  if a.kind == "c" or a.kind == "b" then return p:unary(a) end
+  local s = p:var({ size_of(a.shape) }, a.kind, ("ga.sort(%s, false)"):format(a.name),
+                  ("np.sort(%s, axis=None)"):format(a.name))
+  local v = p:source(random_shape(2), a.kind)
+  local side = pick { "left", "right" }
+  return p:var(copy(v.shape), "i", ("(ga.searchsorted(%s, %s, %q) - 1)"):format(s.name, v.name, side),
+               ("np.searchsorted(%s, %s, side=%q)"):format(s.name, v.name, side))
+end
+
+function BREADTH.logic(p, a)
+  local r = random(5)
+  if r == 1 and a.kind == "f" then
+    local f = pick { "isposinf", "isneginf" }
+    local b = p:var(copy(a.shape), "f", ("(%s / 0.25)"):format(a.name), ("(%s / 0.25)"):format(a.name))
+    return p:var(copy(a.shape), "b", ("ga.%s(ga.divide(1, %s))"):format(f, b.name),
+                 ("np.%s(np.divide(1, %s))"):format(f, b.name))
+  elseif r == 2 then
+    local f = pick { "isreal", "iscomplex" }
+    return p:var(copy(a.shape), "b", ("ga.%s(%s)"):format(f, a.name), ("np.%s(%s)"):format(f, a.name))
+  elseif r == 3 and a.kind ~= "b" then
+    local b = p:source(broadcastable(a.shape), a.kind == "c" and "c" or "f")
+    local rtol, atol = pick { "1e-05", "0.1", "0.0" }, pick { "1e-08", "0.5" }
+    return p:var(broadcast(a.shape, b.shape), "b", ("ga.isclose(%s, %s, %s, %s)"):format(a.name, b.name, rtol, atol),
+                 ("np.isclose(%s, %s, %s, %s)"):format(a.name, b.name, rtol, atol))
+  elseif r == 4 then
+    local b = p:source(broadcastable(a.shape), a.kind)
+    local f = pick { "array_equiv", "array_equal", "allclose" }
+    if f == "allclose" and (a.kind == "b") then f = "array_equal" end
+    return p:var({}, "b", ("ga.array(ga.%s(%s, %s))"):format(f, a.name, b.name),
+                 ("np.asarray(np.%s(%s, %s))"):format(f, a.name, b.name))
+  end
+  if #a.shape == 0 or a.kind == "c" then return p:unary(a) end
+  if random() < 0.5 then
+    return p:var({ 1 }, "i", ("(ga.flatnonzero(%s) - 1)"):format(a.name), ("np.flatnonzero(%s)"):format(a.name))
+  end
+  local c = a.kind == "b" and a.name or ("ga.greater(%s, 0)"):format(a.name)
+  local pc = a.kind == "b" and a.name or ("(%s > 0)"):format(a.name)
+  return p:var({ 1 }, a.kind, ("ga.extract(%s, %s)"):format(c, a.name), ("np.extract(%s, %s)"):format(pc, a.name))
+end
+
+function BREADTH.bits(p, a)
+  if a.kind == "f" or a.kind == "c" then return p:unary(a) end
+  local r = random(3)
+  local order = pick { "big", "little" }
+  if r == 1 then
+    local la, pa, ax = axis_pair(#a.shape, true)
+    local shape
+    if ax then
+      shape = copy(a.shape)
+      shape[ax] = (shape[ax] + 7) // 8
+    else
+      shape = { (size_of(a.shape) + 7) // 8 }
+    end
+    la = la == "false" and "nil" or la
+    return p:var(shape, "u", ("ga.packbits(%s, %s, %q)"):format(a.name, la, order),
+                 ("np.packbits(%s, axis=%s, bitorder=%q)"):format(a.name, pa, order))
+  elseif r == 2 then
+    local u = p:var(copy(a.shape), "u", ("%s:astype(\"uint8\")"):format(a.name), ("%s.astype('uint8')"):format(a.name))
+    local la, pa, ax = axis_pair(#a.shape, true)
+    local shape
+    if ax then
+      shape = copy(a.shape)
+      shape[ax] = shape[ax] * 8
+    else
+      shape = { size_of(a.shape) * 8 }
+    end
+    la = la == "false" and "nil" or la
+    return p:var(shape, "u", ("ga.unpackbits(%s, %s, nil, %q)"):format(u.name, la, order),
+                 ("np.unpackbits(%s, axis=%s, bitorder=%q)"):format(u.name, pa, order))
+  end
+  return p:var(copy(a.shape), "u", ("ga.bitwise_count(%s)"):format(a.name),
+               ("np.asarray(np.vectorize(lambda v: bin(abs(int(v))).count('1'), otypes='B')(%s))"):format(a.name))
+end
+
+function BREADTH.functional(p, a)
+  if a.kind == "c" or a.kind == "b" then return p:unary(a) end
+  local r = random(4)
+  local nd = #a.shape
+  if r == 1 and nd >= 1 and size_of(a.shape) > 0 then
+    local ax = random(1, nd)
+    local s = {}
+    for d = 1, nd do if d ~= ax then s[#s + 1] = a.shape[d] end end
+    return p:var(s, a.kind, ("ga.apply_along_axis(function(v) return v:max() end, %d, %s)"):format(ax, a.name),
+                 ("np.apply_along_axis(lambda v: v.max(), %d, %s)"):format(ax - 1, a.name))
+  elseif r == 2 and nd >= 1 then
+    local ax = random(1, nd)
+    local s = copy(a.shape)
+    s[ax] = 1
+    return p:var(s, a.kind == "u" and "u" or a.kind, ("ga.apply_over_axes(ga.max, %s, %d)"):format(a.name, ax),
+                 ("np.apply_over_axes(np.max, %s, %d)"):format(a.name, ax - 1))
+  elseif r == 3 then
+    -- x * 2 is exact in every dtype (the jit may compute float16 in float32)
+    return p:var(copy(a.shape), "f", ("ga.vectorize(function(x) return x * 2 end, \"d\")(%s)"):format(a.name),
+                 ("np.vectorize(lambda x: x * 2, otypes='d')(%s)"):format(a.name))
+  end
+  if a.kind == "u" then return p:unary(a) end
+  return p:var(copy(a.shape), a.kind, ("ga.piecewise(%s, { ga.less(%s, 0) }, { -1, 1 })"):format(a.name, a.name),
+               ("np.piecewise(%s, [%s < 0], [-1, 1])"):format(a.name, a.name))
+end
+
+function BREADTH.counting(p, a)
+  local nd = #a.shape
+  local r = random(4)
+  if r == 1 and a.kind == "f" and nd >= 1 then
+    local la, pa = axis_pair(nd, false)
+    local f = pick { "nanargmax", "nanargmin" }
+    local s = {}
+    local ax = tonumber(la)
+    ax = ax < 0 and nd + 1 + ax or ax
+    for d = 1, nd do if d ~= ax then s[#s + 1] = a.shape[d] end end
+    return p:var(s, "i", ("(ga.%s(%s, %s) - 1)"):format(f, a.name, la), ("np.%s(%s, axis=%s)"):format(f, a.name, pa))
+  elseif r == 2 and nd >= 1 and a.kind ~= "c" then
+    local la, pa, ax = axis_pair(nd, false)
+    local n = random(1, 2)
+    local s = copy(a.shape)
+    s[ax] = math.max(s[ax] - n, 0)
+    return p:var(s, a.kind, ("ga.diff(%s, %d, %s)"):format(a.name, n, la),
+                 ("np.diff(%s, n=%d, axis=%s)"):format(a.name, n, pa))
+  elseif r == 3 and (a.kind == "f" or a.kind == "i") then
+    local right = random() < 0.5
+    return p:var(copy(a.shape), "i", ("ga.digitize(%s, ga.array({-2, 0, 3}), %s)"):format(a.name, tostring(right)),
+                 ("np.digitize(%s, np.array([-2, 0, 3]), right=%s)"):format(a.name, right and "True" or "False"))
+  elseif r == 4 and a.kind ~= "c" and nd >= 1 then
+    return p:var(copy(a.shape), "c", ("ga.sort_complex(%s)"):format(a.name), ("np.sort_complex(%s)"):format(a.name))
+  end
+  return p:unary(a)
+end
+
+local BREADTH_NAMES = { "sort", "unique", "isin", "setop", "searchsorted", "logic", "bits", "functional",
+                        "counting" }
+
+function Program:breadth(a)
+  return BREADTH[pick(BREADTH_NAMES)](self, a)
+end
+
 local STEPS = {
   { "binary", 30 }, { "unary", 12 }, { "power", 4 }, { "shift", 3 }, { "view", 16 }, { "reduction", 14 },
-  { "scan", 5 }, { "mask", 4 }, { "take", 5 }, { "where", 3 }, { "astype", 4 },
+  { "scan", 5 }, { "mask", 4 }, { "take", 5 }, { "where", 3 }, { "astype", 4 }, { "breadth", 14 },
+  { "method", 8 },
 }
 
 -- the creation/manipulation/indexing rooms' generators (gen_manip.lua)

@@ -139,6 +139,9 @@ return function(ga)
     for i, x in ipairs(arrays) do
       if x.dtype ~= dt then x = x:astype(dt) end
       local lt = letters_of(terms[i], x.ndim, ell_n, i)
+      -- NumPy's implicit output counts a letter every time it is written,
+      -- so "ii" (twice) is summed out: the trace, not the diagonal
+      for _, c in ipairs(lt) do count[c] = (count[c] or 0) + 1 end
       local sh = x.shape
       for d, c in ipairs(lt) do
         if c:match("%u") and sh[d] == 1 then
@@ -162,7 +165,6 @@ return function(ga)
           d = d + 1
         end
       end
-      for _, c in ipairs(lt) do count[c] = (count[c] or 0) + 1 end
       arrays[i], lts[i] = x, lt
     end
     -- the output letters

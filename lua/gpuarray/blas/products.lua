@@ -49,22 +49,7 @@ The matmul precision of this Lua state: "highest" or "tf32".
     return true
   end
 
-  -- The byte range [lo, hi) an array can reach (for out= overlap checks)
-  local function span(x)
-    local lo, hi = x.data_ptr, x.data_ptr + x.itemsize
-    local sh, st = x.shape, x.strides
-    for d = 1, #sh do
-      if sh[d] == 0 then return 0, 0 end
-      local e = (sh[d] - 1) * st[d]
-      if e < 0 then lo = lo + e else hi = hi + e end
-    end
-    return lo, hi
-  end
-  local function overlaps(x, y)
-    local a0, a1 = span(x)
-    local b0, b1 = span(y)
-    return a0 < b1 and b0 < a1
-  end
+  local overlaps = internal.overlaps
 
   def(ga, [[
 matmul(x1: array_like, x2: array_like, out: ndarray?) -> ndarray

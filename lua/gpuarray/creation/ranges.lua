@@ -60,7 +60,7 @@ step are Lua integers, else float64; a dtype may also come last by position
     local delta = ga.subtract(ea, sa)
     local shape = { num }
     for _ = 1, delta.ndim do shape[#shape + 1] = 1 end
-    local y = ga.arange(0, num, dt):reshape(shape)
+    local y = ga.arange(0, num, "float64"):astype(dt):reshape(shape)
     local step
     if div > 0 then
       step = ga.divide(delta, div)

@@ -138,7 +138,7 @@ M.rep = rep
 local defs_by_ufunc = setmetatable({}, { __mode = "k" })
 
 local function ufunc_def(ga, u)
-  local d = defs_by_ufunc[u]
+  local d = defs_by_ufunc[u] or internal.ufunc_def_of[u]
   if d then return d end
   for _, def in ipairs(internal.ufunc_defs) do
     if ga[def.name] == u then
@@ -185,8 +185,23 @@ function Graph:ufunc(u, ...)
   if not ok then fail(tostring(dtype):gsub("^gpuarray: ", "")) end
   local intypes = {}
   for k = 1, nin do intypes[k] = CHARS[sig:sub(k, k)] end
-  return self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig), intypes = intypes,
-                             dtype = dtype, args = ops, deps = deps, stage = stage, ndim = ndim, graph = self })
+  local nout = def.nout or 1
+  if nout == 1 then
+    return self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig), intypes = intypes,
+                               dtype = dtype, args = ops, deps = deps, stage = stage, ndim = ndim,
+                               preamble = def.preamble_parts or def.preamble and { def.preamble }, graph = self })
+  end
+  -- one node per output, each computing the loop and keeping its own (the
+  -- compiler shares the common work)
+  local syms = {}
+  for j = 1, nout do
+    local c = sig:sub(nin + 2 + j, nin + 2 + j)
+    syms[j] = self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig),
+                                  intypes = intypes, nout = nout, pick = j - 1, dtype = CHARS[c], args = ops,
+                                  deps = deps, stage = stage, ndim = ndim,
+                                  preamble = def.preamble_parts or def.preamble and { def.preamble }, graph = self })
+  end
+  return table.unpack(syms, 1, nout)
 end
 
 -- Lua's arithmetic between two Lua numbers stays a Lua number (weak)

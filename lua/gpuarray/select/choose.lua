@@ -1,5 +1,6 @@
 --- Picking and placing by condition or choice (API.md §14): choose,
--- compress, select, extract, place, putmask, fill_diagonal. Compositions
+-- compress, select, place, putmask, fill_diagonal (extract is with the
+-- sorting/searching routines). Compositions
 -- of take_along_axis, nonzero, take/put and where.
 --
 -- choose's indices are 1-based choice numbers (1 picks the first choice).
@@ -146,22 +147,6 @@ weak scalars).
       result = ga.where(conds[i], choices[i], result, { dtype = dtype })
     end
     return result
-  end)
-
-  def(ga, [[
-extract(condition: array_like, arr: array_like) -> ndarray
-The elements of arr (flattened) where condition (flattened; nonzero is
-true) holds. Synchronizes.
-]], function(condition, arr)
-    local x = array(arr, "extract"):ravel()
-    local c = as_bool(condition, "extract"):ravel()
-    if c.size > x.size then
-      if ga.any(c[{ { x.size + 1, c.size } }]):item() then
-        fail("extract: condition has a true entry past the end of arr")
-      end
-      c = c[{ { 1, x.size } }]
-    end
-    return ga.take(x, (ga.nonzero(c)))
   end)
 
   def(ga, [[

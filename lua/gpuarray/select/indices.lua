@@ -1,4 +1,5 @@
---- Making indices (API.md §4, §14): nonzero argwhere flatnonzero,
+--- Making indices (API.md §4, §14): nonzero argwhere (flatnonzero is with
+-- the sorting/searching routines),
 -- indices ix_ ravel_multi_index unravel_index diag_indices(_from)
 -- mask_indices tril_indices(_from) triu_indices(_from) ndindex.
 --
@@ -35,13 +36,6 @@ The 1-based coordinates of the nonzero elements of a, an int64 array of
 shape {count, a.ndim}, in C order. Synchronizes.
 ]], function(a)
     return C.argwhere(array(a, "argwhere"))
-  end)
-
-  def(ga, [[
-flatnonzero(a: array_like) -> ndarray
-The 1-based positions of the nonzero elements of a flattened (C order), int64.
-]], function(a)
-    return (C.nonzero(array(a, "flatnonzero"):ravel()))
   end)
 
   local function dims_of(dimensions, fname)

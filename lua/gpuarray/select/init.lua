@@ -1,7 +1,7 @@
 --- Selecting and comparing elements (docs/api.md §4, §5):
 --   integer-array indexing: x[idx], x[idx] = v, ga.take, ga.put
---   ga.where(c, x, y), ga.clip, ga.isclose, ga.allclose, ga.array_equal,
---   ga.around / ga.round.
+--   ga.where(c, x, y), ga.clip, ga.around / ga.round; the kernels of
+--   ga.isclose and ga.array_equal (declared in lua/gpuarray/logic).
 --
 -- Integer-array indices are 1-based and wrap instead of raising (a check
 -- would need a sync). On an axis of length n, index k selects the 0-based
@@ -315,12 +315,12 @@ alone it is ga.nonzero(condition): 1-based positions, one array per axis.
     uint64 = { 0, math.maxinteger },
   }
 
-  --- ga.clip(x, lo, hi[, {out=, dtype=}]): min(max(x, lo), hi) with NumPy's
-  -- NaN propagation; lo or hi may be nil. Lua integer bounds outside an
+  --- clip(x, lo, hi, out, dtype): min(max(x, lo), hi) with NumPy's NaN
+  -- propagation; lo or hi may be nil. Lua integer bounds outside an
   -- integer x's range are clamped to it (NumPy 2.1), so clip(uint8, -1, 300)
   -- stays uint8.
-  function ga.clip(x, lo, hi, opts)
-    opts = internal.opts(opts, "clip")
+  local function clip(x, lo, hi, out, forced)
+    local opts = { out = out, dtype = forced }
     if not is_array(x) then x = ga.asarray(x) end
     local range = INT_RANGE[x.dtype]
     if range and not opts.dtype then
@@ -348,77 +348,24 @@ alone it is ga.nonzero(condition): 1-based positions, one array per axis.
     return z
   end
 
-  -- The dtype isclose computes in: NumPy's result_type(a, b, 1.0)
-  local function close_dtype(a, b)
-    return ga.result_type(a, b, 1.0)
-  end
-
-  --- ga.isclose(a, b[, {rtol=1e-5, atol=1e-8, equal_nan=false, out=}]):
-  -- bool array of |a - b| <= atol + rtol * |b| (b finite) or a == b,
-  -- broadcast, computed in result_type(a, b, 1.0) (float16 in float).
-  function ga.isclose(a, b, opts)
-    opts = internal.opts(opts, "isclose")
-    local rtol, atol = opts.rtol or 1e-5, opts.atol or 1e-8
-    if type(rtol) ~= "number" or type(atol) ~= "number" then fail("isclose: rtol and atol must be numbers") end
-    if type(a) == "table" then a = ga.asarray(a) end
-    if type(b) == "table" then b = ga.asarray(b) end
-    local f = close_dtype(a, b)
-    local shape = result_shape("isclose", a, b)
-    local z = output("isclose", shape, "bool", opts.out)
-    local k = kernel("isclose", f)
-    k(as_operand(a, f, "isclose"), as_operand(b, f, "isclose"), ga.float64(rtol), ga.float64(atol),
-      ga.bool(opts.equal_nan == true), z)
-    return z
-  end
-
-  local function all_true(z, fname)
-    if z.size == 0 then return true end
-    if not ga.all then fail(fname .. ": needs ga.all (the reductions engine)") end
-    local r = ga.all(z)
-    if is_array(r) then r = r:item() end
-    return r == true
-  end
-
-  --- ga.allclose(a, b[, opts]): whether isclose holds everywhere (a Lua
-  -- boolean; synchronizes).
-  function ga.allclose(a, b, opts)
-    local z = ga.isclose(a, b, opts)
-    return all_true(z, "allclose")
-  end
-
-  --- ga.array_equal(a, b[, equal_nan | {equal_nan=}]): same shape and equal
-  -- elements (a Lua boolean; synchronizes unless the shapes differ or the
-  -- arrays are empty). NaN equals NaN only with equal_nan.
-  function ga.array_equal(a, b, opts)
-    local eqn = opts == true or (type(opts) == "table" and opts.equal_nan == true)
-    if not is_array(a) then a = ga.asarray(a) end
-    if not is_array(b) then b = ga.asarray(b) end
-    local sa, sb = a.shape, b.shape
-    if #sa ~= #sb then return false end
-    for d = 1, #sa do if sa[d] ~= sb[d] then return false end end
-    if a.size == 0 then return true end
-    local f = ga.result_type(a, b)
-    local k = kernel("equal", f)
-    local z = ga.empty(sa, "bool")
-    k(a, b, ga.bool(eqn), z)
-    return all_true(z, "array_equal")
-  end
+  -- isclose, allclose and array_equal (lua/gpuarray/logic) launch the
+  -- kernels defined here, beside the helpers they share
+  internal.select_kernel = kernel
+  internal.select_operand = as_operand
+  internal.select_output = output
+  internal.select_result_shape = result_shape
 
   local INTEGRAL = {
     bool = true, int8 = true, int16 = true, int32 = true, int64 = true,
     uint8 = true, uint16 = true, uint32 = true, uint64 = true,
   }
 
-  --- ga.around(x[, decimals][, {out=}]) (also ga.round): round half to even
-  -- at `decimals` decimal places (negative: to tens, hundreds, ...), as
-  -- NumPy: rint(x * 10^d) / 10^d. Integer arrays keep their dtype (a copy
-  -- when decimals >= 0); complex rounds both parts; float16 rounds in float.
-  function ga.around(x, decimals, opts)
-    if type(decimals) == "table" then decimals, opts = nil, decimals end
-    opts = opts or {}
-    if type(opts) ~= "table" then fail("around: options must be a table, got " .. type(opts)) end
-    decimals = decimals or opts.decimals or 0
-    if math.type(decimals) ~= "integer" then fail("around: decimals must be an integer") end
+  --- around(x, decimals, out) (also ga.round): round half to even at
+  -- `decimals` decimal places (negative: to tens, hundreds, ...), as NumPy:
+  -- rint(x * 10^d) / 10^d. Integer arrays keep their dtype (a copy when
+  -- decimals >= 0); complex rounds both parts; float16 rounds in float.
+  local function around(x, decimals, out)
+    local opts = { out = out }
     if not is_array(x) then x = ga.asarray(x) end
     local dtype = x.dtype
     local z = output("around", x.shape, dtype, opts.out)
@@ -434,11 +381,28 @@ alone it is ga.nonzero(condition): 1-based positions, one array per axis.
     kernel("round")(x, ga.float64(f), ga.bool(decimals < 0), z)
     return z
   end
+
+  -- the declarations (API.md §0; the math family's rows)
+  api.def(ga, [[
+clip(a: array_like, a_min|min: array_like?, a_max|max: array_like?, out: ndarray?, *, dtype: dtype?) -> ndarray
+Limit the values to [a_min, a_max] (either may be nil), broadcast; NaN
+propagates. Lua integer bounds past an integer array's range are clamped
+to it (NumPy 2.1: clip(uint8, -1, 300) stays uint8).
+]], clip)
+  api.def(ga, [[
+around(a: array_like, decimals: integer = 0, out: ndarray?) -> ndarray
+Round half to even at decimals decimal places (negative: tens, hundreds,
+...), as NumPy's rint(x * 10^d) / 10^d; integers keep their dtype, complex
+numbers round both parts.
+]], around)
   ga.round = ga.around
+  api.alias("round", ga.around)
 
   -- x:clip(lo, hi), x:round(decimals), NumPy's method forms
   if methods.clip == nil then methods.clip = ga.clip end
   if methods.round == nil then methods.round = ga.around end
+  api.alias("ndarray:clip", ga.clip)
+  api.alias("ndarray:round", ga.around)
 
   require("gpuarray.select.indices")(ga)
   require("gpuarray.select.along")(ga)

@@ -1,188 +1,22 @@
---- Scatter with accumulation (API.md §14): ga.scatter_add, scatter_max,
--- scatter_min (cupyx's), and the engine under them, which ufunc.at shares
--- (bench key add_at_f32_2^24_into_2^16_ms): a[key] = op(a[key], values)
--- where repeated positions each apply, atomically.
+--- cupyx's scatter_add, scatter_max, scatter_min (API.md §14): a[slices]
+-- = op(a[slices], value) where repeated positions each apply. The atomic
+-- update is ufunc.at's engine (lua/gpuarray/elementwise/at.lua, reached as
+-- internal.ufunc_at): this file turns the key forms x[key] takes into the
+-- index arrays that engine reads, one per leading axis.
 --
---   internal.scatter_apply(op, a, key, values, fname)
---     op: "add" "subtract" "multiply" "maximum" "minimum" "bitwise_and"
---         "bitwise_or" "bitwise_xor" "logical_and" "logical_or", or a table
---         {name = "id", expr = "CUDA of a (the element) and b (the value)",
---          preamble = "device code the expression needs"} in a's dtype;
---     key: a Lua integer or an integer ndarray (positions along axis 1,
---         1-based, wrapping as x[idx] does), a bool ndarray (a mask over
---         a's leading axes), or a table of per-axis selectors as x[key]
---         takes them (integers, {start, stop, step}, {}, ga.newaxis,
---         ga.ellipsis) where integer ndarrays may stand for axes (NumPy's
---         advanced indices: broadcast together; their block of axes goes
---         where the first one is when they are adjacent, else in front);
---     values: broadcast to the selection, cast to a's dtype.
---
--- One ElementwiseKernel per (op, dtype) over the selection, with a raw:
--- each element finds its flat C-order position in a and applies op there
--- with an atomic (native atomicAdd/Max/Min/And/Or/Xor where CUDA has one
--- for the dtype, else a compare-and-swap loop on the aligned 4- or 8-byte
--- word that holds the element; complex128 adds part by part, its other
--- ops have no 16-byte swap and raise).
+-- A key is a Lua integer or an integer ndarray (1-based positions along
+-- axis 1, wrapping as x[idx] does), a bool ndarray (a mask over a's
+-- leading axes), or a table of per-axis selectors as x[key] takes them
+-- (integers, {start, stop, step}, {}, ga.newaxis, ga.ellipsis) where
+-- integer ndarrays may stand for axes: NumPy's advanced indices, broadcast
+-- together; their block of axes goes where the first one is when they are
+-- adjacent, else in front.
 return function(ga)
   local internal = require "gpuarray.internal"
   local api = require "gpuarray.api"
   local args = require "gpuarray.array.args"
-  local fail, is_array, shape_str = internal.fail, internal.is_array, internal.shape_str
+  local fail, is_array = internal.fail, internal.is_array
   local def = api.def
-
-  local PREAMBLE = [[
-template <typename I> __device__ __forceinline__ I ga_wrap1(I k, I n) {
-  I z = k >= 0 ? k - 1 : k + n;
-  if (z >= 0 && z < n) return z;
-  z %= n;
-  return z < 0 ? z + n : z;
-}
-// old = *p; *p = f(old, b), atomically, for elements of 1, 2, 4 or 8 bytes:
-// a compare-and-swap loop on the aligned word holding the element
-template <typename T, typename F>
-__device__ __forceinline__ void ga_atomic_update(T *p, T b, F f) {
-  static_assert(sizeof(T) <= 8, "no atomic update for elements wider than 8 bytes");
-  if constexpr (sizeof(T) == 8) {
-    unsigned long long *w = (unsigned long long *)p;
-    unsigned long long old = *w, assumed;
-    do {
-      assumed = old;
-      T cur, nv;
-      memcpy(&cur, &assumed, 8);
-      nv = f(cur, b);
-      unsigned long long nw;
-      memcpy(&nw, &nv, 8);
-      if (nw == assumed) break;
-      old = atomicCAS(w, assumed, nw);
-    } while (old != assumed);
-  } else if constexpr (sizeof(T) == 4) {
-    unsigned int *w = (unsigned int *)p;
-    unsigned int old = *w, assumed;
-    do {
-      assumed = old;
-      T cur, nv;
-      memcpy(&cur, &assumed, 4);
-      nv = f(cur, b);
-      unsigned int nw;
-      memcpy(&nw, &nv, 4);
-      if (nw == assumed) break;
-      old = atomicCAS(w, assumed, nw);
-    } while (old != assumed);
-  } else {
-    const unsigned long long addr = (unsigned long long)p;
-    unsigned int *w = (unsigned int *)(addr & ~3ull);
-    const unsigned shift = (unsigned)(addr & 3ull) * 8u;
-    const unsigned mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
-    unsigned int old = *w, assumed;
-    do {
-      assumed = old;
-      unsigned int bits = (assumed & mask) >> shift;
-      T cur, nv;
-      memcpy(&cur, &bits, sizeof(T));
-      nv = f(cur, b);
-      unsigned int nb = 0;
-      memcpy(&nb, &nv, sizeof(T));
-      const unsigned int nw = (assumed & ~mask) | ((nb << shift) & mask);
-      if (nw == assumed) break;
-      old = atomicCAS(w, assumed, nw);
-    } while (old != assumed);
-  }
-}
-// maximum and minimum as NumPy's: a NaN on either side wins; complex
-// numbers order lexicographically
-template <typename T> __device__ __forceinline__ bool ga_sc_nan(T v) { return v != v; }
-template <typename T> __device__ __forceinline__ bool ga_sc_nan(complex<T> v) { return v.re != v.re || v.im != v.im; }
-template <typename T> __device__ __forceinline__ T ga_sc_max(T a, T b) {
-  return ga_sc_nan(a) ? a : (ga_sc_nan(b) ? b : (ga_lt(a, b) ? b : a));
-}
-template <typename T> __device__ __forceinline__ T ga_sc_min(T a, T b) {
-  return ga_sc_nan(a) ? a : (ga_sc_nan(b) ? b : (ga_lt(b, a) ? b : a));
-}
-]]
-
-  -- op name -> {expr, native}: native: CUDA overloads of ga_sc_apply for
-  -- the dtypes with a hardware atomic (the template takes the others)
-  local OPS = {
-    add = { expr = "a + b", native = [[
-__device__ __forceinline__ void ga_sc_apply(float *p, float b) { atomicAdd(p, b); }
-__device__ __forceinline__ void ga_sc_apply(double *p, double b) { atomicAdd(p, b); }
-__device__ __forceinline__ void ga_sc_apply(int *p, int b) { atomicAdd(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned int *p, unsigned int b) { atomicAdd(p, b); }
-__device__ __forceinline__ void ga_sc_apply(long long *p, long long b) {
-  atomicAdd((unsigned long long *)p, (unsigned long long)b);
-}
-__device__ __forceinline__ void ga_sc_apply(unsigned long long *p, unsigned long long b) { atomicAdd(p, b); }
-template <typename T> __device__ __forceinline__ void ga_sc_apply(complex<T> *p, complex<T> b) {
-  atomicAdd(&p->re, b.re);
-  atomicAdd(&p->im, b.im);
-}
-]], wide = true },
-    subtract = { expr = "a - b" },
-    multiply = { expr = "a * b" },
-    maximum = { expr = "ga_sc_max(a, b)", native = [[
-__device__ __forceinline__ void ga_sc_apply(int *p, int b) { atomicMax(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned int *p, unsigned int b) { atomicMax(p, b); }
-__device__ __forceinline__ void ga_sc_apply(long long *p, long long b) { atomicMax(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned long long *p, unsigned long long b) { atomicMax(p, b); }
-]] },
-    minimum = { expr = "ga_sc_min(a, b)", native = [[
-__device__ __forceinline__ void ga_sc_apply(int *p, int b) { atomicMin(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned int *p, unsigned int b) { atomicMin(p, b); }
-__device__ __forceinline__ void ga_sc_apply(long long *p, long long b) { atomicMin(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned long long *p, unsigned long long b) { atomicMin(p, b); }
-]] },
-    bitwise_and = { expr = "a & b", native = [[
-__device__ __forceinline__ void ga_sc_apply(int *p, int b) { atomicAnd(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned int *p, unsigned int b) { atomicAnd(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned long long *p, unsigned long long b) { atomicAnd(p, b); }
-]] },
-    bitwise_or = { expr = "a | b", native = [[
-__device__ __forceinline__ void ga_sc_apply(int *p, int b) { atomicOr(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned int *p, unsigned int b) { atomicOr(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned long long *p, unsigned long long b) { atomicOr(p, b); }
-]] },
-    bitwise_xor = { expr = "a ^ b", native = [[
-__device__ __forceinline__ void ga_sc_apply(int *p, int b) { atomicXor(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned int *p, unsigned int b) { atomicXor(p, b); }
-__device__ __forceinline__ void ga_sc_apply(unsigned long long *p, unsigned long long b) { atomicXor(p, b); }
-]] },
-    logical_and = { expr = "(bool)a && (bool)b" },
-    logical_or = { expr = "(bool)a || (bool)b" },
-  }
-
-  -- the combining functor and the generic ga_sc_apply for an expression
-  local function op_source(expr, native)
-    return ([[
-struct ga_sc_op {
-  template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return (T)(%s); }
-};
-template <typename T> __device__ __forceinline__ void ga_sc_apply(T *p, T b) { ga_atomic_update(p, b, ga_sc_op()); }
-%s]]):format(expr, native or "")
-  end
-
-  local OPERATION = [[
-    const long long _t = ga_wrap1<long long>((long long)j, n0) * row + (row == 1 ? 0 : (long long)i % row);
-    ga_sc_apply(&a[_t], v)]]
-
-  local kernels = {}
-  local function kernel(op)
-    local def_ = type(op) == "table" and op or OPS[op]
-    local name = type(op) == "table" and op.name or op
-    if not def_ then fail(("scatter: unknown operation %s"):format(tostring(op))) end
-    local k = kernels[name]
-    if not k then
-      local pre = PREAMBLE .. (type(op) == "table" and (op.preamble or "") or "") .. op_source(def_.expr, def_.native)
-      k = ga.ElementwiseKernel("raw T a, J j, T v, int64 n0, int64 row", "", OPERATION, "ga_scatter_" .. name,
-                               { preamble = pre })
-      kernels[name] = k
-    end
-    return k, def_
-  end
-  internal.scatter_kernel = kernel   -- for the CPU spec's NVRTC compile
-
-  ---------------------------------------------------------------------------
-  -- keys: the selection's flat positions
-  ---------------------------------------------------------------------------
 
   -- the C-order element strides of a shape
   local function cstrides(shape)
@@ -229,7 +63,7 @@ template <typename T> __device__ __forceinline__ void ga_sc_apply(T *p, T b) { g
     return ga.remainder(z, n)
   end
 
-  -- A table key: the 1-based flat positions of the selection in a (an
+  -- A table key: the 0-based flat C positions of the selection in a (an
   -- int64 array of the selection's shape)
   local function table_positions(a, key, fname)
     local shape = a.shape
@@ -266,6 +100,7 @@ template <typename T> __device__ __forceinline__ void ga_sc_apply(T *p, T b) { g
         if e == 0 or z < 0 or z >= n then
           fail(("%s: index %d is out of range for axis %d with size %d"):format(fname, e, d, n))
         end
+        -- with index arrays about, an integer is an advanced index too (NumPy)
         if has_adv then
           recs[#recs + 1] = { kind = "adv", axis = d, idx = ga.full({}, z, "int64") }
         else
@@ -273,7 +108,9 @@ template <typename T> __device__ __forceinline__ void ga_sc_apply(T *p, T b) { g
         end
         d = d + 1
       elseif type(e) == "table" then
-        if rawlen(e) == 0 then whole() else
+        if rawlen(e) == 0 then
+          whole()
+        else
           local first, count, step = range(e, shape[d], fname)
           recs[#recs + 1] = { kind = "range", axis = d, first = first, count = count, step = step }
           d = d + 1
@@ -296,7 +133,7 @@ template <typename T> __device__ __forceinline__ void ga_sc_apply(T *p, T b) { g
       bshape = b
     end
     local adjacent = #adv > 0 and (adv[#adv] - adv[1] == #adv - 1)
-    -- the result's axes: each range and newaxis gives one, the block |B|
+    -- the result's axes: each range and newaxis gives one, the block #B
     local layout, offset = {}, 0
     local block_at
     if #adv > 0 and not adjacent then
@@ -325,123 +162,102 @@ template <typename T> __device__ __forceinline__ void ga_sc_apply(T *p, T b) { g
       lin = lin and ga.add(lin, term) or term
     end
     for _, r in ipairs(recs) do
+      local s = {}
+      for k = 1, R do s[k] = 1 end
       if r.kind == "range" then
-        local s = {}
-        for k = 1, R do s[k] = 1 end
         s[r.pos] = r.count
         local v = ga.add(ga.multiply(ga.arange(0, r.count, "int64"), r.step * cst[r.axis]), r.first * cst[r.axis])
         add(v:reshape(s))
       elseif r.kind == "adv" then
-        local s = {}
-        for k = 1, R do s[k] = 1 end
-        local b = ga.broadcast_to(r.idx, bshape)
         for k = 1, #bshape do s[block_at + k - 1] = bshape[k] end
-        add(ga.multiply(b, cst[r.axis]):reshape(s))
+        add(ga.multiply(ga.broadcast_to(r.idx, bshape), cst[r.axis]):reshape(s))
       end
     end
     if lin == nil then lin = ga.full({}, 0, "int64") end
-    lin = ga.add(lin, offset + 1)
+    if offset ~= 0 then lin = ga.add(lin, offset) end
     if not args.same_shape(lin.shape, rshape) then lin = ga.broadcast_to(lin, rshape) end
     return lin
   end
 
-  ---------------------------------------------------------------------------
-  -- the engine
-  ---------------------------------------------------------------------------
-
-  local function apply(op, a, key, values, fname)
-    fname = fname or "scatter"
-    if not is_array(a) then fail(fname .. ": a must be an ndarray") end
-    local k, def_ = kernel(op)
-    if a.dtype == "complex128" and not def_.wide then
-      local name = type(op) == "table" and op.name or op
-      fail(("%s: %s is not supported on complex128 (no 16-byte atomic)"):format(fname, name))
-    end
-    local j, sel, n0, row
-    if math.type(key) == "integer" then key = ga.full({}, key, "int64") end
+  --- The index arrays of ufunc.at's engine for a key: an integer or an
+  -- integer ndarray passes as it is; a mask gives its positions, one array
+  -- per axis it covers; a table gives one array per axis of a
+  local function index_arrays(a, key, fname)
+    if math.type(key) == "integer" then return key end
     if is_array(key) and key.dtype ~= "bool" then
-      -- positions along the first axis: the selection is key.shape .. a.shape[2..]
-      if a.ndim == 0 then fail(fname .. ": a 0-d array cannot be indexed with an integer array") end
       if not args.INDEX_DTYPES[key.dtype] then
         fail(("%s: index arrays must be integers, got %s"):format(fname, key.dtype))
       end
-      local s = a.shape
-      n0 = s[1]
-      row = 1
-      sel = key.shape
-      local kshape = key.shape
-      for d = 2, #s do
-        row = row * s[d]
-        sel[#sel + 1] = s[d]
-        kshape[#kshape + 1] = 1
-      end
-      if args.prod(sel) > 0 and n0 == 0 then fail(fname .. ": cannot index an empty axis") end
-      j = key:reshape(kshape)
-    elseif is_array(key) then
-      -- a mask over the leading axes
+      return key
+    end
+    if is_array(key) then
       local ms, s = key.shape, a.shape
+      if #ms > #s then fail(("%s: a mask of %d dimensions for an array of %d"):format(fname, #ms, #s)) end
       for d = 1, #ms do
         if ms[d] ~= s[d] then
-          fail(("%s: a mask of shape %s does not fit an array of shape %s"):format(fname, shape_str(ms), shape_str(s)))
+          fail(("%s: a mask of shape %s does not fit an array of shape %s"):format(fname, internal.shape_str(ms),
+                                                                                   internal.shape_str(s)))
         end
       end
-      local pos = (ga.nonzero(key:ravel()))
-      row = 1
-      sel = { pos.size }
-      local kshape = { pos.size }
-      for d = #ms + 1, #s do
-        row = row * s[d]
-        sel[#sel + 1] = s[d]
-        kshape[#kshape + 1] = 1
-      end
-      n0 = args.prod({ table.unpack(s, 1, #ms) })
-      j = pos:reshape(kshape)
-    elseif type(key) == "table" then
-      j = table_positions(a, key, fname)
-      sel, n0, row = j.shape, a.size, 1
-    else
+      if #ms == 0 then fail(fname .. ": a 0-d mask") end
+      return { ga.nonzero(key) }
+    end
+    if type(key) ~= "table" then
       fail(("%s: the key must be an integer, an ndarray or a table of selectors, got %s"):format(fname, type(key)))
     end
-    local v = args.array(ga, values, fname, a.dtype)
-    local ok, vs = pcall(ga.broadcast_shapes, v.shape, sel)
-    if not ok or not args.same_shape(vs, sel) then
-      fail(("%s: values of shape %s cannot be broadcast to the selection %s"):format(fname, shape_str(v.shape),
-                                                                                      shape_str(sel)))
+    if a.ndim == 0 then fail(fname .. ": a 0-d array cannot be indexed with a key table") end
+    local lin = table_positions(a, key, fname)
+    if lin.size == 0 then return nil, lin.shape end
+    -- the flat positions as one 1-based coordinate array per axis of a
+    local coords = {}
+    local z = lin
+    local s = a.shape
+    for d = #s, 1, -1 do
+      if s[d] == 0 then fail(fname .. ": cannot index an empty axis") end
+      coords[d] = ga.add(ga.remainder(z, s[d]), 1)
+      if d > 1 then z = ga.floor_divide(z, s[d]) end
     end
-    if args.prod(sel) == 0 then return a end
-    if not args.same_shape(j.shape, sel) then j = ga.broadcast_to(j, sel) end
-    if not args.same_shape(v.shape, sel) then v = ga.broadcast_to(v, sel) end
-    k(a, j, v, n0, row)
-    return a
+    return coords
   end
-  internal.scatter_apply = apply
-  internal.scatter_ops = OPS
+  internal.scatter_index_arrays = index_arrays   -- for the specs
+
+  local function scatter(u, fname, a, slices, value)
+    if not is_array(a) then fail(fname .. ": a must be an ndarray") end
+    local idx, empty = index_arrays(a, slices, fname)
+    if idx == nil then
+      -- an empty selection: nothing to update, but the value must fit it
+      local vs = args.shape_of(value, fname)
+      local ok, b = pcall(ga.broadcast_shapes, vs, empty)
+      if not ok or not args.same_shape(b, empty) then
+        fail(("%s: a value of shape %s does not broadcast to the selection %s"):format(fname,
+          internal.shape_str(vs), internal.shape_str(empty)))
+      end
+      return
+    end
+    internal.ufunc_at(u, fname, a, idx, value)
+  end
 
   def(ga, [[
 scatter_add(a: ndarray, slices: any, value: array_like)
 a[slices] += value where repeated positions each add (cupyx's scatter_add;
-x[idx] = x[idx] + v would add once). slices: what x[key] takes (an integer
-or integer ndarray of 1-based positions along axis 1, wrapping; a bool
-mask; a table of per-axis selectors, which may hold integer ndarrays as
-NumPy's advanced indices). value broadcasts to the selection, cast to a's dtype.
-]], function(a, slices, value)
-    apply("add", a, slices, value, "scatter_add")
-  end)
+x[idx] = x[idx] + v would add once), in place: ga.add.at over the key
+forms x[key] takes (an integer or an integer ndarray of 1-based positions
+along axis 1, wrapping; a bool mask; a table of per-axis selectors, which
+may hold integer ndarrays as NumPy's advanced indices). value broadcasts
+to the selection, cast to a's dtype.
+]], function(a, slices, value) scatter(ga.add, "scatter_add", a, slices, value) end)
 
   def(ga, [[
 scatter_max(a: ndarray, slices: any, value: array_like)
 a[slices] = maximum(a[slices], value) where every repeated position takes
-part (cupyx's scatter_max); NaN wins, as in ga.maximum. slices as in
+part (cupyx's scatter_max: ga.maximum.at); NaN wins. slices as in
 ga.scatter_add.
-]], function(a, slices, value)
-    apply("maximum", a, slices, value, "scatter_max")
-  end)
+]], function(a, slices, value) scatter(ga.maximum, "scatter_max", a, slices, value) end)
 
   def(ga, [[
 scatter_min(a: ndarray, slices: any, value: array_like)
 a[slices] = minimum(a[slices], value) where every repeated position takes
-part (cupyx's scatter_min); NaN wins. slices as in ga.scatter_add.
-]], function(a, slices, value)
-    apply("minimum", a, slices, value, "scatter_min")
-  end)
+part (cupyx's scatter_min: ga.minimum.at); NaN wins. slices as in
+ga.scatter_add.
+]], function(a, slices, value) scatter(ga.minimum, "scatter_min", a, slices, value) end)
 end

@@ -4,6 +4,7 @@
 -- lands in the bin NumPy puts it in, edge cases included.
 return function(ga)
   local internal = require("gpuarray.internal")
+  local def = require("gpuarray.api").def
   local fail, is_array = internal.fail, internal.is_array
   local S = internal.sort
   local as_array = S.as_array
@@ -34,42 +35,35 @@ return function(ga)
     }
   end
 
-  local function opts_of(a, b, names)
-    if type(a) == "table" and not is_array(a) and names[1] ~= nil and a[1] == nil then return a end
-    local o = {}
-    o[names[1]], o[names[2]] = a, b
-    return o
-  end
-
-  --- ga.bincount(x[, weights][, minlength]) or ga.bincount(x, {weights=,
-  -- minlength=}): element v + 1 of the result counts the elements of
-  -- non-negative integer 1-D x equal to v (sums their weights, float64)
-  function ga.bincount(x, weights, minlength)
-    local o = opts_of(weights, minlength, { "weights", "minlength" })
+  def(ga, [[
+bincount(x: array_like, weights: array_like?, minlength: integer = 0) -> ndarray
+Element v + 1 of the result counts the elements of non-negative integer 1-D
+x equal to v (int64), or sums their weights (float64); at least minlength
+long. The values of x are values, not positions (API.md §14).
+]], function(x, weights, ml)
     x = as_array(x, "bincount")
     if x.ndim ~= 1 then fail(("bincount: x must be 1-D, got %d dimensions"):format(x.ndim)) end
     if not INT[x.dtype] then fail("bincount: x must have an integer dtype, got " .. x.dtype) end
-    local ml = o.minlength or 0
-    if math.type(ml) ~= "integer" or ml < 0 then fail("bincount: minlength must be a non-negative integer") end
+    if ml < 0 then fail("bincount: minlength must be a non-negative integer") end
     local n = ml
     if x.size > 0 then
       if x:min():item() < 0 then fail("bincount: x must be non-negative") end
       n = math.max(n, math.tointeger(x:max():item()) + 1)
     end
     local K = internal.count_kernels()
-    if o.weights ~= nil then
-      local w = as_array(o.weights, "bincount")
+    if weights ~= nil then
+      local w = as_array(weights, "bincount")
       if w.size ~= x.size then
         fail(("bincount: weights has %d elements, x has %d"):format(w.size, x.size))
       end
-      local out = ga.zeros(n, "float64")
+      local out = ga.zeros(n, x.size > 0 and "float64" or "int64")   -- NumPy: an empty x gives int64 counts
       if x.size > 0 then K.bincount_w(x, w:reshape(x.size), out) end
       return out
     end
     local out = ga.zeros(n, "int64")
     if x.size > 0 then K.bincount(x, out) end
     return out
-  end
+  end)
 
   -- the bin edges of histogram: a count over a range, or given edges
   local function edges_of(x, bins, range)
@@ -102,26 +96,26 @@ return function(ga)
     return e
   end
 
-  --- ga.histogram(x[, bins][, {range=, weights=, density=}]) -> counts, edges.
-  -- bins: a count (default 10) of equal bins over range (default x's min
-  -- and max) or the edges; each bin holds [left, right) but the last also
-  -- its right edge; values outside the edges are left out.
-  function ga.histogram(x, bins, opts)
-    if type(bins) == "table" and not is_array(bins) and bins[1] == nil then bins, opts = nil, bins end
-    opts = internal.opts(opts, "histogram")
-    bins = bins or opts.bins or 10
+  def(ga, [[
+histogram(a: array_like, bins: integer|list|ndarray = 10, range: list?, density: boolean?,
+          weights: array_like?) -> ndarray, ndarray
+Counts and bin edges: bins equal bins over range (default a's min and max)
+or the given edges; each bin holds [left, right) but the last also its right
+edge; values outside the edges are left out. Counts are int64 (float64 with
+weights or density).
+]], function(x, bins, range, density, weights)
     x = as_array(x, "histogram")
     if ga.dtype(x.dtype).kind == "c" then fail("histogram: complex values have no order for bins") end
     local flat = x:reshape(x.size)
-    local edges = edges_of(flat, bins, opts.range)
+    local edges = edges_of(flat, bins, range)
     local nb = edges.size - 1
     local last = edges[nb + 1]      -- a Lua number: integer indexing reads the element
     local K = internal.count_kernels()
     local xs = flat:astype(edges.dtype)
     local pos = ga.searchsorted(edges, xs, "right")
     local hist
-    if opts.weights ~= nil then
-      local w = as_array(opts.weights, "histogram")
+    if weights ~= nil then
+      local w = as_array(weights, "histogram")
       if w.size ~= x.size then fail(("histogram: weights has %d elements, x has %d"):format(w.size, x.size)) end
       hist = ga.zeros(nb, "float64")
       if x.size > 0 then K.hist_w(pos, xs, last, nb, w:reshape(x.size), hist) end
@@ -129,18 +123,19 @@ return function(ga)
       hist = ga.zeros(nb, "int64")
       if x.size > 0 then K.hist(pos, xs, last, nb, hist) end
     end
-    if opts.density then
+    if density then
       local widths = (edges[{ { 2, nb + 1 } }] - edges[{ { 1, nb } }]):astype("float64")
       hist = hist:astype("float64") / hist:sum():item() / widths
     end
     return hist, edges
-  end
+  end)
 
-  --- ga.digitize(x, bins[, right]): NumPy's bin numbers (0 below the first
-  -- edge, #bins above the last): for increasing bins, the count of edges
-  -- at or below each value (right: strictly below); decreasing bins too.
-  function ga.digitize(x, bins, right)
-    if type(right) == "table" then right = right.right end
+  def(ga, [[
+digitize(x: array_like, bins: array_like, right: boolean = false) -> ndarray
+NumPy's bin numbers, values not positions (API.md §14): for increasing bins,
+the count of edges at or below each value (right: strictly below), so 0
+below the first edge and #bins above the last; decreasing bins mirrored.
+]], function(x, bins, right)
     x = as_array(x, "digitize")
     bins = as_array(bins, "digitize")
     if bins.ndim ~= 1 then fail("digitize: bins must be 1-D") end
@@ -155,7 +150,7 @@ return function(ga)
       end
     end
     return ga.searchsorted(bins, x, side) - 1
-  end
+  end)
 
   -- a slice key selecting range r along axis d of an nd-array
   local function key_along(nd, d, r)
@@ -165,6 +160,7 @@ return function(ga)
   end
 
   local function edge(v, x, d, fname)
+    if type(v) == "table" then v = ga.asarray(v) end
     if is_array(v) then
       if v.ndim == 0 then v = v:item() else return v end
     end
@@ -176,23 +172,21 @@ return function(ga)
     return ga.full(shape, v, x.dtype)
   end
 
-  --- ga.diff(x[, n][, axis][, {n=, axis=, prepend=, append=}]): the n-th
-  -- discrete difference along axis (default the last); bool arrays give
-  -- x[i+1] ~= x[i], as NumPy
-  function ga.diff(x, n, axis, opts)
-    if type(n) == "table" then n, opts = nil, n elseif type(axis) == "table" then axis, opts = nil, axis end
-    opts = internal.opts(opts, "diff")
-    n = n or opts.n or 1
+  def(ga, [[
+diff(a: array_like, n: integer = 1, axis: axis = -1, prepend: array_like?, append: array_like?) -> ndarray
+The n-th discrete difference along axis (1-based, negative from the end);
+prepend/append are joined along axis first; bool arrays give x[i+1] ~= x[i].
+]], function(x, n, axis, prepend, append)
     x = as_array(x, "diff")
-    if math.type(n) ~= "integer" or n < 0 then fail("diff: n must be a non-negative integer") end
+    if n < 0 then fail("diff: n must be a non-negative integer") end
     if x.ndim == 0 then fail("diff: x must have at least one dimension") end
-    local d = S.axis(axis or opts.axis, x.ndim, "diff", -1)
+    local d = S.axis(axis, x.ndim, "diff", -1)
     if d == false then fail("diff: axis must be an integer") end
-    if opts.prepend ~= nil or opts.append ~= nil then
+    if prepend ~= nil or append ~= nil then
       local parts = {}
-      if opts.prepend ~= nil then parts[#parts + 1] = edge(opts.prepend, x, d, "diff") end
+      if prepend ~= nil then parts[#parts + 1] = edge(prepend, x, d, "diff") end
       parts[#parts + 1] = x
-      if opts.append ~= nil then parts[#parts + 1] = edge(opts.append, x, d, "diff") end
+      if append ~= nil then parts[#parts + 1] = edge(append, x, d, "diff") end
       x = ga.concatenate(parts, d)
     end
     -- nothing to subtract (zero-size, or n past the axis): the shape alone,
@@ -214,5 +208,5 @@ return function(ga)
       x = x.dtype == "bool" and ga.not_equal(hi, lo) or hi - lo
     end
     return x
-  end
+  end)
 end
