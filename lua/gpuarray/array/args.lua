@@ -129,6 +129,42 @@ function args.range_key(ndim, axis, a, b, step)
   return key
 end
 
+--- A list reversed (a new one)
+function args.reversed(t)
+  local r = {}
+  for i = #t, 1, -1 do r[#r + 1] = t[i] end
+  return r
+end
+
+--- The layout order "K" and "A" stand for on x: F for an F-contiguous
+-- array that is not C-contiguous, else C; "C" and "F" as they are
+function args.layout(x, order)
+  if order == "K" or order == "A" then
+    local f = x.flags
+    return (f.f_contiguous and not f.c_contiguous) and "F" or "C"
+  end
+  return order
+end
+
+--- The element strides of a shape in C order (or F order), and the size
+function args.elem_strides(shape, order)
+  local st, acc = {}, 1
+  if order == "F" then
+    for k = 1, #shape do st[k] = acc acc = acc * shape[k] end
+  else
+    for k = #shape, 1, -1 do st[k] = acc acc = acc * shape[k] end
+  end
+  return st, acc
+end
+
+--- Whether v names a dtype (a name, a dtype object or constructor, a
+-- table with a name), as the creation routines take one by position
+function args.is_dtype(v)
+  local t = type(v)
+  return t == "string" or (t == "userdata" and not internal.is_array(v))
+    or (t == "table" and type(rawget(v, "name")) == "string")
+end
+
 --- The integer dtypes an index array may have
 args.INDEX_DTYPES = {
   int8 = true, int16 = true, int32 = true, int64 = true,

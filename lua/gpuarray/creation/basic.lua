@@ -23,11 +23,7 @@ return function(ga)
     pinned_empty = ga.pinned_empty, astype = methods.astype, mcopy = methods.copy, fill = methods.fill,
   }
 
-  local function reversed(t)
-    local r = {}
-    for i = #t, 1, -1 do r[#r + 1] = t[i] end
-    return r
-  end
+  local reversed = args.reversed
 
   --- A new array of shape in order "C" or "F", made by C's maker (the name
   -- of empty, zeros, ones or full: errors name it): an F array is the C
@@ -51,14 +47,7 @@ return function(ga)
     return call(maker, shape, ...)
   end
 
-  -- the layout "K" and "A" keep: F for an F-contiguous array that is not C-contiguous
-  local function keep_order(proto, order)
-    if order == "K" or order == "A" then
-      local f = proto.flags
-      return (f.f_contiguous and not f.c_contiguous) and "F" or "C"
-    end
-    return order
-  end
+  local keep_order = args.layout
 
   -- zeros(3, 4) is NumPy's zeros((3, 4)) written the C way: the error
   -- says so (before the binder's, which would only say dtype is no dtype)

@@ -4,16 +4,12 @@ return function(ga)
   local internal = require "gpuarray.internal"
   local api = require "gpuarray.api"
   local args = require "gpuarray.array.args"
-  local fail, is_array = internal.fail, internal.is_array
+  local fail = internal.fail
   local def = api.def
 
   local C = { eye = ga.eye }
 
-  local function is_dtype(v)
-    local t = type(v)
-    return t == "string" or (t == "userdata" and not is_array(v))
-      or (t == "table" and type(rawget(v, "name")) == "string")
-  end
+  local is_dtype = args.is_dtype
 
   def(ga, [[
 eye(N: integer, M: integer|dtype?, k: integer|dtype = 0, dtype: dtype?, order: "C"|"F" = "C") -> ndarray

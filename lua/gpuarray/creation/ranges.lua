@@ -11,11 +11,7 @@ return function(ga)
 
   local C = { arange = ga.arange, linspace = ga.linspace }
 
-  local function is_dtype(v)
-    local t = type(v)
-    return t == "string" or (t == "userdata" and not is_array(v) and pcall(ga.dtype, v))
-      or (t == "table" and type(rawget(v, "name")) == "string")
-  end
+  local is_dtype = args.is_dtype
 
   def(ga, [[
 arange(start: number, stop: number|dtype?, step: number|dtype?, dtype: dtype?) -> ndarray

@@ -25,20 +25,9 @@ return function(ga)
 
   local function array(a, fname) return args.array(ga, a, fname) end
 
-  local function reversed(t)
-    local r = {}
-    for i = #t, 1, -1 do r[#r + 1] = t[i] end
-    return r
-  end
-
+  local reversed = args.reversed
   -- "A" and "K" read an F-contiguous array (that is not C-contiguous) in F order
-  local function read_order(x, order)
-    if order == "A" or order == "K" then
-      local f = x.flags
-      return (f.f_contiguous and not f.c_contiguous) and "F" or "C"
-    end
-    return order
-  end
+  local read_order = args.layout
 
   -- whether r holds x's memory (a view) rather than a copy
   local function shares(r, x)

@@ -92,15 +92,7 @@ every axis but k, for indexing the cross product. Multiple return values.
   end)
 
   -- C-order (or F-order) element strides of dims
-  local function elem_strides(d, order)
-    local st, acc = {}, 1
-    if order == "F" then
-      for k = 1, #d do st[k] = acc acc = acc * d[k] end
-    else
-      for k = #d, 1, -1 do st[k] = acc acc = acc * d[k] end
-    end
-    return st, acc
-  end
+  local elem_strides = args.elem_strides
 
   local function all_integers(list)
     for _, v in ipairs(list) do

@@ -18,15 +18,7 @@ return function(ga)
   local fail, is_array = internal.fail, internal.is_array
   local def = api.def
 
-  -- the C-order element strides of a shape
-  local function cstrides(shape)
-    local st, acc = {}, 1
-    for d = #shape, 1, -1 do
-      st[d] = acc
-      acc = acc * shape[d]
-    end
-    return st
-  end
+  local function cstrides(shape) return (args.elem_strides(shape, "C")) end
 
   -- a range {start, stop, step} on an axis of n: 0-based first, count, step
   -- (inclusive 1-based ends, negatives from the end, clamped, as x[key])
