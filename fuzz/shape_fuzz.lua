@@ -7,10 +7,16 @@ local CALLS = {
   "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d", "split", "array_split",
   "concatenate", "stack", "hstack", "vstack", "dstack", "tile", "repeat_", "flip", "fliplr", "flipud",
   "roll", "copy", "ascontiguousarray", "array", "asarray",
+  -- issue 25's routines
+  "pad", "moveaxis", "rollaxis", "rot90", "matrix_transpose", "column_stack", "hsplit", "vsplit", "dsplit",
+  "delete", "insert", "append", "resize", "concat", "broadcast", "ndim", "shape", "size", "require",
+  "take_along_axis", "put_along_axis", "scatter_add", "scatter_max", "choose", "compress", "unravel_index",
+  "ravel_multi_index", "indices", "ix_", "meshgrid", "full_like", "ones_like", "asfortranarray", "copyto",
+  "tri", "diagflat", "vander", "frombuffer", "fromstring", "fromiter",
 }
 local METHODS = {
   "reshape", "ravel", "flatten", "transpose", "swapaxes", "squeeze", "expand_dims", "copy", "astype",
-  "totable", "tolist", "tobytes", "item", "fill",
+  "totable", "tolist", "tobytes", "item", "fill", "view", "take", "repeat_", "compress", "choose", "nonzero",
 }
 
 local function arg(F)

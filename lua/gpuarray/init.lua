@@ -3,7 +3,6 @@
 -- plus the parts written in Lua. Submodules add themselves to the same table
 -- and the same ndarray method table; see docs/design.md for where things live.
 local core = require "gpuarray.core"
-local internal = require "gpuarray.internal"
 
 -- The C module holds the public functions, plus one private table per
 -- feature room or layer (core.elementwise, core.runtime, ...) and core._test
@@ -22,56 +21,12 @@ end
 ga._core = core
 ga.methods = core.methods  -- ndarray methods; submodules add theirs here
 
---- Views of several arrays broadcast against each other.
-function ga.broadcast_arrays(...)
-  local arrays = { ... }
-  local shapes = {}
-  for i, a in ipairs(arrays) do
-    if not internal.is_array(a) then
-      internal.fail(("broadcast_arrays: argument %d is not an ndarray (got %s)"):format(i, type(a)))
-    end
-    shapes[i] = a.shape
-  end
-  local shape = ga.broadcast_shapes(table.unpack(shapes))
-  local out = {}
-  for i, a in ipairs(arrays) do out[i] = ga.broadcast_to(a, shape) end
-  return table.unpack(out)
-end
-
-local function atleast(n, x)
-  x = ga.asarray(x)
-  local nd = x.ndim
-  if nd >= n then return x end
-  if n == 2 and nd == 0 then return x:reshape(1, 1) end
-  if n == 2 then return x:reshape(1, x.shape[1]) end
-  if nd == 0 then return x:reshape(1, 1, 1) end
-  if nd == 1 then return x:reshape(1, x.shape[1], 1) end
-  local s = x.shape
-  return x:reshape(s[1], s[2], 1)
-end
-
---- NumPy's atleast_1d/2d/3d; with several arguments, one result each.
-for n = 1, 3 do
-  ga["atleast_" .. n .. "d"] = function(...)
-    local args = table.pack(...)
-    local out = {}
-    for i = 1, args.n do
-      if n == 1 then
-        local x = ga.asarray(args[i])
-        out[i] = x.ndim == 0 and x:reshape(1) or x
-      else
-        out[i] = atleast(n, args[i])
-      end
-    end
-    return table.unpack(out, 1, args.n)
-  end
-end
-
 ga.methods.tolist = ga.methods.totable
 
+require("gpuarray.creation")(ga)
 require("gpuarray.io")(ga)
 require("gpuarray.elementwise.ufuncs")(ga)
-require("gpuarray.manipulation.join")(ga)
+require("gpuarray.manipulation")(ga)
 require("gpuarray.select")(ga)
 require("gpuarray.logic")(ga)
 require("gpuarray.binary")(ga)
@@ -96,6 +51,8 @@ require("gpuarray.graph")(ga)
 require("gpuarray.nccl")(ga)
 require("gpuarray.scipy")(ga)
 require("gpuarray.misc")(ga)
+require("gpuarray.array.fields")(ga)
+require("gpuarray.array.methods")(ga)
 
 local api = require "gpuarray.api"
 api.def(ga, [[

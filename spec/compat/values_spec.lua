@@ -165,7 +165,7 @@ end)
 
 describe("compat: integer linspace", function()
   gpu_it("rounds toward minus infinity, as NumPy >= 1.20", function()
-    assert.same({ 6, 4, 3, 1, 0, -2, -3 }, ga.linspace(6, -3.0, 7, "int64"):totable())
+    assert.same({ 6, 4, 3, 1, 0, -2, -3 }, ga.linspace(6, -3.0, 7, { dtype = "int64" }):totable())
     for _ = 1, 5 do
       local a, b = math.random(-200, 200) / 8, math.random(-200, 200) / 8
       local n = math.random(2, 30)

@@ -54,6 +54,8 @@ static int is_plain_table(lua_State *L, int idx) {
 ** object whose metatable is named gpuarray.<name> or <name> */
 static int custom_ok(lua_State *L, int idx, const char *name) {
   idx = lua_absindex(L, idx);
+  /* `false`: NumPy's None where nil already means "not given" (axis) */
+  if (strcmp(name, "false") == 0) return lua_type(L, idx) == LUA_TBOOLEAN && !lua_toboolean(L, idx);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ga_api_types_key) == LUA_TTABLE) {
     if (lua_getfield(L, -1, name) == LUA_TFUNCTION) {
       lua_pushvalue(L, idx);
@@ -145,7 +147,7 @@ static void push_expected(lua_State *L, const ga_declparam *p) {
     if (a->kind == GA_DT_ENUM) continue;
     if (n++) luaL_addstring(&b, " or ");
     if (a->kind == GA_DT_CUSTOM) {
-      lua_pushfstring(L, "a %s", a->text);
+      lua_pushfstring(L, strcmp(a->text, "false") == 0 ? "%s" : "a %s", a->text);
       luaL_addvalue(&b);
     } else {
       luaL_addstring(&b, type_words[a->kind]);
@@ -295,6 +297,10 @@ int ga_api_bind(lua_State *L, const ga_decl *d, const char *fname, int base, int
     else opts = ga_api_is_options(L, top) && !(s && takes_dict(s));
   }
   int npos = nargs - opts;
+  /* nils past the last parameter are no arguments (f(x, nil) from code
+  ** that passes an optional value on) */
+  if (!opts)
+    while (npos > d->npos && d->vararg < 0 && lua_isnil(L, base + npos - 1)) npos--;
   int self = d->self_class ? 1 : 0;
   if (npos > d->npos && d->vararg < 0) {
     if (d->npos - self == 0)

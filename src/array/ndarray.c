@@ -275,14 +275,33 @@ static int l_index(lua_State *L) {
     lua_pop(L, 1);
     ga_array *a = (ga_array *)lua_touserdata(L, 1);
     if (push_field(L, a, lua_tostring(L, 2))) return 1;
+    /* fields made in Lua (real, imag, flat: lua/gpuarray/array/fields.lua) */
+    if (ga_push_hook(L, GA_HOOK_FIELD)) {
+      lua_pushvalue(L, 1);
+      lua_pushvalue(L, 2);
+      lua_call(L, 2, 1);
+      if (!lua_isnil(L, -1)) return 1;
+      lua_pop(L, 1);
+    }
     return ga_error(L, "ndarray has no field or method '%s'", lua_tostring(L, 2));
   }
   return ga_index_read(L);
 }
 
 static int l_newindex(lua_State *L) {
-  if (lua_type(L, 2) == LUA_TSTRING)
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    /* x.real = y and x.imag = y: the field hook writes through the view;
+    ** it returns true when it took the key */
+    if (ga_push_hook(L, GA_HOOK_FIELD)) {
+      lua_pushvalue(L, 1);
+      lua_pushvalue(L, 2);
+      lua_pushvalue(L, 3);
+      lua_call(L, 3, 1);
+      if (lua_toboolean(L, -1)) return 0;
+      lua_pop(L, 1);
+    }
     return ga_error(L, "ndarray fields are read-only ('%s')", lua_tostring(L, 2));
+  }
   return ga_index_write(L);
 }
 
@@ -475,6 +494,46 @@ static int l_broadcast_to(lua_State *L) {
   return 1;
 }
 
+/* core.ndarray.as_strided(x, shape, strides, offset[, dtype]): a view of x's memory
+** with any shape, byte strides, byte offset from x's first element and
+** dtype (x's when nil), for x.real/x.imag, x:view(dtype) and
+** lib.stride_tricks.as_strided. Every byte the view can reach must lie in
+** x's memory block, and the offset and strides must keep its elements
+** aligned: a bad view raises instead of reading outside the allocation. */
+static int l_as_strided(lua_State *L) {
+  const char *f = "as_strided";
+  ga_array *a = ga_checkarray(L, 1);
+  int64_t shape[GA_MAXDIM], strides[GA_MAXDIM];
+  int nd = ga_checkshape(L, 2, shape, f);
+  if (ga_checkintlist(L, 3, strides, f) != nd) ga_error(L, "%s: %d strides for %d dimensions", f,
+                                                       (int)lua_rawlen(L, 3), nd);
+  lua_Integer offset = ga_checkinteger(L, 4, f, "offset");
+  int t = lua_isnoneornil(L, 5) ? a->dtype : ga_checkdtype(L, 5, -1, f);
+  int64_t isz = ga_dtypes[t].itemsize;
+  int64_t align = GA_IS_COMPLEX(t) ? isz / 2 : isz;
+  if (ga_shape_nbytes(nd, shape, isz) < 0) ga_error(L, "%s: shape %s is too large", f, ga_shape_str(L, nd, shape));
+  int64_t size = ga_shape_size(nd, shape);
+  if (size > 0) {
+    if (offset % align) ga_error(L, "%s: offset %I is not a multiple of %I bytes", f, offset, (lua_Integer)align);
+    for (int d = 0; d < nd; d++)
+      if (shape[d] > 1 && strides[d] % align)
+        ga_error(L, "%s: stride %I is not a multiple of %I bytes", f, (lua_Integer)strides[d], (lua_Integer)align);
+    int64_t lo, hi;
+    ga_extent(nd, shape, strides, &lo, &hi);
+    const char *base = a->block ? (const char *)a->block->ptr : NULL;
+    size_t cap = a->block ? a->block->size : 0;
+    if (!base) ga_error(L, "%s: the array has no memory to view", f);
+    int64_t first = (int64_t)(a->data - base) + offset + lo, last = (int64_t)(a->data - base) + offset + hi + isz;
+    if (first < 0 || last > (int64_t)cap)
+      ga_error(L, "%s: the view reaches bytes %I .. %I of a memory block of %I bytes", f, (lua_Integer)first,
+               (lua_Integer)last, (lua_Integer)cap);
+  }
+  ga_array *v = ga_new_view(L, 1, nd, shape, strides, size > 0 ? a->data + offset : a->data);
+  v->dtype = t;
+  ga_array_update_flags(v);
+  return 1;
+}
+
 /* ===================================================================== */
 /* copies                                                                */
 /* ===================================================================== */
@@ -569,6 +628,11 @@ static const luaL_Reg methods[] = {
   {NULL, NULL}
 };
 
+static const luaL_Reg private_funcs[] = {
+  {"as_strided", l_as_strided},
+  {NULL, NULL}
+};
+
 static const luaL_Reg module_funcs[] = {
   {"is_ndarray", l_is_ndarray},
   {"broadcast_to", l_broadcast_to},
@@ -595,6 +659,7 @@ static const ga_arraylike ndarray_type = {l_release, l_index, l_newindex, l_len,
 
 void ga_open_ndarray(lua_State *L) {
   ga_setfuncs(L, module_funcs);
+  ga_setprivate(L, "ndarray", private_funcs);
   ga_push_methods(L);
   ga_setfuncs(L, methods);
   ga_new_arraylike(L, GA_ARRAY_MT, &ndarray_type);   /* reused when the module is reopened */

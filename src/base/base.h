@@ -53,7 +53,7 @@ ga_state *ga_state_open(lua_State *L);
 /* Lua functions that C calls back, in fixed slots of the state (set from
 ** Lua once, with core.ndarray.set_hooks{repr = f, ...}), never looked up by name
 ** on a hot path */
-typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_HOOK_TRACE, GA_NHOOKS } ga_hook;
+typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_HOOK_TRACE, GA_HOOK_FIELD, GA_NHOOKS } ga_hook;
 /* Push hook h; returns 0 (and pushes nothing) when it was never set */
 int ga_push_hook(lua_State *L, ga_hook h);
 void ga_open_state(lua_State *L);      /* core.ndarray.set_hooks, .set_tracer */

@@ -120,7 +120,8 @@ void ga_push_methods(lua_State *L) {
 
 static const char hooks_key = 'k';    /* registry: slot -> function */
 /* the hooks set_hooks sets by name (the tracer has its own setter) */
-static const char *const hook_names[GA_NHOOKS] = {"repr", "index_array_get", "index_array_set", NULL};
+static const char *const hook_names[GA_NHOOKS] = {"repr", "index_array_get", "index_array_set", NULL,
+                                                   "field"};
 
 static void push_hooks(lua_State *L) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &hooks_key) != LUA_TTABLE) {

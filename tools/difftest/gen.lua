@@ -530,7 +530,7 @@ function Program:creation()
   if r <= 50 then
     local a, b, n = random(-20, 20) / 4, random(-20, 20) / 4, random(2, 9)
     local t = pick { "float32", "float64", "int32", "int64" }
-    return self:var({ n }, KIND_OF[t], ("ga.linspace(%s, %s, %d, %q)"):format(lua_num(a), lua_num(b), n, t),
+    return self:var({ n }, KIND_OF[t], ("ga.linspace(%s, %s, %d, {dtype = %q})"):format(lua_num(a), lua_num(b), n, t),
                     ("np.linspace(%s, %s, %d, dtype=%q)"):format(lua_num(a), lua_num(b), n, t))
   end
   if r <= 70 then
@@ -861,6 +861,13 @@ local STEPS = {
   { "scan", 5 }, { "mask", 4 }, { "take", 5 }, { "where", 3 }, { "astype", 4 }, { "breadth", 14 },
   { "method", 8 },
 }
+
+-- the creation/manipulation/indexing rooms' generators (gen_manip.lua)
+do
+  local H = { random = random, pick = pick, copy = copy, has_zero = has_zero, random_shape = random_shape,
+              shape_lit = shape_lit }
+  for _, s in ipairs(require("difftest.gen_manip")(Program, H)) do STEPS[#STEPS + 1] = s end
+end
 
 local function pick_step()
   local total = 0

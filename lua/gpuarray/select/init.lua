@@ -18,6 +18,8 @@ return function(ga)
   local methods = ga.methods
 
   local internal = require "gpuarray.internal"
+  local api = require "gpuarray.api"
+  local args = require "gpuarray.array.args"
   local fail, is_array, shape_str = internal.fail, internal.is_array, internal.shape_str
 
   local function shape_of(v)
@@ -57,28 +59,60 @@ return function(ga)
     return ga.array(v, dtype)
   end
 
-  --- ga.take(x, idx[, axis][, {axis=, out=}]): NumPy's take with 1-based,
-  -- wrapping indices. Without axis, x is read flattened (C order). The
-  -- result has shape x.shape[..axis-1] .. idx.shape .. x.shape[axis+1..];
-  -- out (same shape, any layout, cast if its dtype differs) receives it.
-  function ga.take(x, idx, axis, opts)
-    if type(axis) == "table" then axis, opts = nil, axis end
-    opts = internal.opts(opts, "take")
-    if axis == nil then axis = opts.axis end
-    if not is_array(x) then x = ga.asarray(x) end
-    return core.select.take(x, as_index(idx, "take"), axis, opts.out)
+  -- an index array for mode "clip" (clamped into 1..n) or "raise" (checked:
+  -- synchronizes); "wrap", the default, is the engine's own rule
+  local function apply_mode(idx, n, mode, fname)
+    if mode == "wrap" or idx.size == 0 then return idx end
+    if n == 0 then fail(fname .. ": cannot take from an empty axis") end
+    -- clamped, as NumPy's clip mode, which turns off counting from the end
+    if mode == "clip" then return ga.clip(idx, 1, n) end
+    local lo, hi = ga.min(idx):item(), ga.max(idx):item()
+    if lo < -n or hi > n or (lo <= 0 and ga.any(ga.equal(idx, 0)):item()) then
+      fail(("%s: an index is out of range for an axis of length %d (positions 1..%d or -%d..-1)")
+        :format(fname, n, n, n))
+    end
+    return idx
   end
 
-  --- ga.put(x, idx, values): x.flat[idx] = values, in place (x is returned).
-  -- Indices are flat C-order positions (1-based, wrapping); values are
-  -- repeated cyclically when shorter than idx, as in NumPy. When an index
-  -- repeats, which of its values lands is unspecified.
-  function ga.put(x, idx, values)
-    if not is_array(x) then fail("put: x must be an ndarray, got " .. type(x)) end
-    idx = check_index(as_index(idx, "put"), "put")
-    core.select.put(x, idx, as_values(values, x.dtype))
-    return x
+  local function take(a, indices, axis, out, mode, fname)
+    local x = is_array(a) and a or ga.asarray(a)
+    local idx = check_index(as_index(indices, fname), fname)
+    if mode ~= "wrap" then
+      local n = axis == nil and x.size or x.shape[args.axis(axis, x.ndim, fname)]
+      idx = apply_mode(idx, n, mode, fname)
+    end
+    return core.select.take(x, idx, axis, out, fname)
   end
+
+  api.def(ga, [[
+take(a: array_like, indices: integer|list|ndarray, axis: integer?, out: ndarray?,
+     mode: "wrap"|"clip"|"raise" = "wrap") -> ndarray
+Elements of a at the 1-based positions indices along axis (a flattened
+when nil): the result has shape a.shape[..axis-1] .. indices.shape ..
+a.shape[axis+1..]. mode "wrap" (the default, no check: n + 1 is the first
+element again, 0 the last; -1 is the last), "clip" (clamped into range) or
+"raise" (checked: synchronizes). out (any layout, cast) receives the result.
+clip clamps into 1..n, negative positions to 1, as NumPy's clip mode.
+]], function(a, indices, axis, out, mode)
+    return take(a, indices, axis, out, mode, "take")
+  end)
+  methods.take = ga.take
+  api.alias("ndarray:take", ga.take)
+
+  api.def(ga, [[
+put(a: ndarray, ind: integer|list|ndarray, v: array_like, mode: "wrap"|"clip"|"raise" = "wrap") -> ndarray
+a.flat[ind] = v in place: ind are flat 1-based C-order positions, v is
+repeated cyclically when shorter than ind (NumPy's rule) and cast to a's
+dtype. mode as in ga.take. When a position repeats, which of its values
+lands is unspecified. Returns a.
+]], function(a, ind, v, mode)
+    local idx = check_index(as_index(ind, "put"), "put")
+    idx = apply_mode(idx, a.size, mode, "put")
+    core.select.put(a, idx, as_values(v, a.dtype))
+    return a
+  end)
+  methods.put = ga.put
+  api.alias("ndarray:put", ga.put)
 
   -- x[key] with an ndarray key (index.c dispatches here): a bool key is a
   -- mask (core.select.mask_get: src/select/mask.c), an integer key gathers rows.
@@ -246,31 +280,31 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     return internal.check_out(out, shape, fname)
   end
 
-  --- ga.where(cond, x, y[, {out=, dtype=}]): x where cond is true, else y,
-  -- broadcast; dtype ga.result_type(x, y). With one argument it is
-  -- ga.nonzero(cond).
-  function ga.where(...)
+  api.def(ga, [[
+where(condition: array_like, x: array_like?, y: array_like?, *, out: ndarray?, dtype: dtype?) -> ndarray
+x where condition is true, else y, broadcast together; dtype
+ga.result_type(x, y) unless given; out receives it. A {re, im} pair for x
+or y is a complex scalar (weak, as in the ufuncs). With the condition
+alone it is ga.nonzero(condition): 1-based positions, one array per axis.
+]], function(c, x, y, out, dtype)
     local tracer = internal.tracer
-    if tracer then
-      local took, r = tracer("where", nil, ...)
+    if tracer then   -- ga.fuse is recording (internal.set_tracer)
+      local took, r = tracer("where", nil, c, x, y, { out = out, dtype = dtype })
       if took then return r end
     end
-    local n = select("#", ...)
-    local c, x, y, opts = ...
-    if n == 1 then
-      if not ga.nonzero then fail("where: the one-argument form needs ga.nonzero (the reductions engine)") end
+    if x == nil and y == nil then
+      if out ~= nil or dtype ~= nil then fail("where: out and dtype go with x and y") end
       return ga.nonzero(c)
     end
     if x == nil or y == nil then fail("where: give both x and y, or only the condition") end
-    opts = internal.opts(opts, "where")
     if type(c) == "table" then c = ga.asarray(c, "bool") end
-    local dtype = opts.dtype and ga.dtype(opts.dtype).name or ga.result_type(x, y)
+    dtype = dtype and ga.dtype(dtype).name or ga.result_type(x, y)
     local shape = result_shape("where", c, x, y)
-    local z = output("where", shape, dtype, opts.out)
+    local z = output("where", shape, dtype, out)
     if type(c) ~= "userdata" then c = ga.bool(c ~= nil and c ~= false and c ~= 0) end
     kernel("where")(c, as_operand(x, dtype, "where"), as_operand(y, dtype, "where"), z)
     return z
-  end
+  end)
 
   local INT_RANGE = {
     int8 = { -128, 127 }, int16 = { -32768, 32767 }, int32 = { -2147483648, 2147483647 },
@@ -351,7 +385,6 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   end
 
   -- the declarations (API.md §0; the math family's rows)
-  local api = require "gpuarray.api"
   api.def(ga, [[
 clip(a: array_like, a_min|min: array_like?, a_max|max: array_like?, out: ndarray?, *, dtype: dtype?) -> ndarray
 Limit the values to [a_min, a_max] (either may be nil), broadcast; NaN
@@ -372,6 +405,11 @@ numbers round both parts.
   if methods.round == nil then methods.round = ga.around end
   api.alias("ndarray:clip", ga.clip)
   api.alias("ndarray:round", ga.around)
-  if methods.take == nil then methods.take = ga.take end
-  if methods.put == nil then methods.put = ga.put end
+
+  require("gpuarray.select.indices")(ga)
+  require("gpuarray.select.along")(ga)
+  require("gpuarray.select.choose")(ga)
+  require("gpuarray.select.strides")(ga)
+  require("gpuarray.select.scatter")(ga)
+  require("gpuarray.select.concat")(ga)
 end
