@@ -50,27 +50,28 @@ CX.__sub = function(a, b)
   local br, bi = parts(b)
   return new(ar - br, ai - bi)
 end
+-- products and quotients as NumPy's complex loops compute them (a real
+-- operand promoted to complex first), so signed zeros land where NumPy's
+-- do: they choose the branch of a square root on the negative real axis
 CX.__mul = function(a, b)
   local ar, ai = parts(a)
   local br, bi = parts(b)
-  if bi == 0 then return new(ar * br, ai * br) end
-  if ai == 0 then return new(ar * br, ar * bi) end
   return new(ar * br - ai * bi, ar * bi + ai * br)
 end
--- Smith's algorithm (no overflow for large denominators); a real
--- denominator divides both parts, as NumPy does
+-- Smith's algorithm with NumPy's scaling (no overflow for large denominators)
 CX.__div = function(a, b)
   local ar, ai = parts(a)
   local br, bi = parts(b)
-  if bi == 0 then return new(ar / br, ai / br) end
-  if math.abs(br) >= math.abs(bi) then
-    local r = bi / br
-    local d = br + bi * r
-    return new((ar + ai * r) / d, (ai - ar * r) / d)
+  local abr, abi = math.abs(br), math.abs(bi)
+  if abr >= abi then
+    if abr == 0 and abi == 0 then return new(ar / abr, ai / abr) end
+    local rat = bi / br
+    local scl = 1.0 / (br + bi * rat)
+    return new((ar + ai * rat) * scl, (ai - ar * rat) * scl)
   end
-  local r = br / bi
-  local d = br * r + bi
-  return new((ar * r + ai) / d, (ai * r - ar) / d)
+  local rat = br / bi
+  local scl = 1.0 / (bi + br * rat)
+  return new((ar * rat + ai) * scl, (ai * rat - ar) * scl)
 end
 CX.__unm = function(a) return new(-a[1], -a[2]) end
 CX.__eq = function(a, b) return a[1] == b[1] and a[2] == b[2] end
@@ -118,18 +119,25 @@ function cx.log(z)
   local r, i = parts(z)
   return new(math.log(cx.abs(z)), math.atan(i, r))
 end
---- the principal square root (a number's is complex when it is negative)
+local function copysign(m, sgn)
+  if sgn > 0 or (sgn == 0 and 1 / sgn > 0) then return math.abs(m) end
+  return -math.abs(m)
+end
+cx.copysign = copysign
+
+--- the principal square root, C99's csqrt (the sign of a zero imaginary
+-- part picks the side of the cut); a negative number's is complex
 function cx.sqrt(z)
   local a, b = parts(z)
-  if b == 0 then
-    if a >= 0 then return type(z) == "number" and math.sqrt(a) or new(math.sqrt(a), 0) end
-    return new(0, math.sqrt(-a))
+  if type(z) == "number" and a >= 0 then return math.sqrt(a) end
+  if a == 0 and b == 0 then return new(0.0, b) end
+  local m = cx.abs(new(a, b))
+  if a >= 0 then
+    local t = math.sqrt((a + m) * 0.5)
+    return new(t, b / (2 * t))
   end
-  local m = cx.abs(z)
-  local re = math.sqrt((m + math.abs(a)) / 2)
-  if a >= 0 then return new(re, b / (2 * re)) end
-  local im = b >= 0 and re or -re
-  return new(math.abs(b) / (2 * re), im)
+  local t = math.sqrt((-a + m) * 0.5)
+  return new(math.abs(b) / (2 * t), copysign(t, b))
 end
 --- z^n for an integer n (repeated squaring)
 function cx.ipow(z, n)

@@ -116,6 +116,43 @@ local function aberth(p)
   return z
 end
 
+--- Balance a square matrix (rows, changed in place) by a similarity with
+-- powers of two, so that each row and its column have similar norms
+-- (LAPACK's gebal without permutations; numpy.roots' eigvals balances too):
+-- the QR iteration then converges faster and more accurately
+function P.balance(a)
+  local n = #a
+  local done = false
+  while not done do
+    done = true
+    for i = 1, n do
+      local c, r = 0.0, 0.0
+      for j = 1, n do
+        if j ~= i then
+          c = c + math.abs(a[j][i])
+          r = r + math.abs(a[i][j])
+        end
+      end
+      if c ~= 0 and r ~= 0 then
+        local g, f, s = r / 2, 1.0, c + r
+        while c < g do
+          f, c = f * 2, c * 4
+        end
+        g = r * 2
+        while c > g do
+          f, c = f / 2, c / 4
+        end
+        if (c + r) / f < 0.95 * s then
+          done = false
+          for j = 1, n do a[i][j] = a[i][j] / f end
+          for j = 1, n do a[j][i] = a[j][i] * f end
+        end
+      end
+    end
+  end
+  return a
+end
+
 --- numpy.roots: leading zeros dropped, trailing zeros give zero roots,
 -- the rest the eigenvalues of the companion matrix (real coefficients) or
 -- Aberth's iteration (complex ones). Complex roots are host complex
@@ -147,8 +184,14 @@ function P.roots(p)
       end
       for j = 1, n do rows[1][j] = -core[j + 1] / core[1] end
       for i = 2, n do rows[i][i - 1] = 1 end
+      P.balance(rows)
       local wr, wi = E.eigvals(rows)
-      for i = 1, n do out[i] = wi[i] == 0 and wr[i] or cx.new(wr[i], wi[i]) end
+      if wr then
+        for i = 1, n do out[i] = wi[i] == 0 and wr[i] or cx.new(wr[i], wi[i]) end
+      else
+        -- repeated roots can stall the QR iteration: Aberth converges (linearly there)
+        out = cx.real_if_close(aberth(core))
+      end
     end
   end
   for _ = 1, nzero do out[#out + 1] = 0 end
