@@ -24,6 +24,16 @@ local PARTS = {
 return function(ga)
   local signal = {}
   local S = { U = require("gpuarray.scipy.signal.util")(ga) }
+  local fail = S.U.fail
+  --- Run a host design function: its {msg = ...} errors become gpuarray
+  -- errors naming fname; any other error (a bug) passes unchanged
+  function S.host(fname, fn, ...)
+    local r = table.pack(pcall(fn, ...))
+    if r[1] then return table.unpack(r, 2, r.n) end
+    local e = r[2]
+    if type(e) == "table" and e.msg then fail(fname .. ": " .. e.msg) end
+    error(e, 0)
+  end
   for _, part in ipairs(PARTS) do
     local ok, mod = pcall(require, "gpuarray.scipy.signal." .. part)
     if ok then

@@ -141,8 +141,7 @@ The Taylor window (radar): nbar nearly constant sidelobes sll dB below the peak.
 
   api.def(windows, [[
 scipy.signal.windows.dpss(M: integer, NW: number, Kmax: integer? = nil, sym: boolean = true,
-                          norm: integer|"approximate"|"subsample"? = nil, return_ratios: boolean = false)
-                          -> ndarray[, ndarray]
+                          norm: integer|"approximate"|"subsample"? = nil, return_ratios: boolean = false) -> ndarray[, ndarray]
 Discrete prolate spheroidal (Slepian) sequences: the Kmax most concentrated
 windows of half-bandwidth NW (one 1-D window when Kmax is nil, else Kmax x M).
 return_ratios adds their concentration ratios.
@@ -165,93 +164,14 @@ return_ratios adds their concentration ratios.
     return w, singleton and ratios[1] or U.up(ratios, "float64")
   end)
 
-  -- get_window's names (SciPy's _win_equiv), and whether they need parameters
-  local EQUIV = {
-    { { "barthann", "brthan", "bth" }, "barthann", 0 },
-    { { "bartlett", "bart", "brt" }, "bartlett", 0 },
-    { { "blackman", "black", "blk" }, "blackman", 0 },
-    { { "blackmanharris", "blackharr", "bkh" }, "blackmanharris", 0 },
-    { { "bohman", "bman", "bmn" }, "bohman", 0 },
-    { { "boxcar", "box", "ones", "rect", "rectangular" }, "boxcar", 0 },
-    { { "chebwin", "cheb" }, "chebwin", 1 },
-    { { "cosine", "halfcosine" }, "cosine", 0 },
-    { { "dpss" }, "dpss", 1 },
-    { { "exponential", "poisson" }, "exponential", 0 },
-    { { "flattop", "flat", "flt" }, "flattop", 0 },
-    { { "gaussian", "gauss", "gss" }, "gaussian", 1 },
-    { { "general cosine", "general_cosine" }, "general_cosine", 1 },
-    { { "general gaussian", "general_gaussian", "general gauss", "general_gauss", "ggs" }, "general_gaussian", 1 },
-    { { "general hamming", "general_hamming" }, "general_hamming", 1 },
-    { { "hamming", "hamm", "ham" }, "hamming", 0 },
-    { { "hann", "han" }, "hann", 0 },
-    { { "kaiser", "ksr" }, "kaiser", 1 },
-    { { "kaiser bessel derived", "kbd" }, "kaiser_bessel_derived", 1 },
-    { { "lanczos", "sinc" }, "lanczos", 0 },
-    { { "nuttall", "nutl", "nut" }, "nuttall", 0 },
-    { { "parzen", "parz", "par" }, "parzen", 0 },
-    { { "taylor", "taylorwin" }, "taylor", 0 },
-    { { "triangle", "triang", "tri" }, "triang", 0 },
-    { { "tukey", "tuk" }, "tukey", 0 },
-  }
-  local BY_NAME, NEEDS = {}, {}
-  for _, e in ipairs(EQUIV) do
-    for _, n in ipairs(e[1]) do
-      BY_NAME[n] = e[2]
-      NEEDS[n] = e[3] > 0
-    end
-  end
-
   --- The host list of get_window(window, Nx, fftbins) (spectral.lua and
   -- the FIR design use it too); S is signal's private table
   function S.window_host(window, Nx, fftbins, fname)
-    local sym = not fftbins
-    if math.type(Nx) ~= "integer" or Nx < 0 then fail(fname .. ": Window length M must be a non-negative integer") end
-    if type(window) == "number" then return HW.kaiser(Nx, window, sym) end
-    local name, args = window, {}
-    if type(window) == "table" and not U.is_array(window) then
-      name = window[1]
-      for i = 2, rawlen(window) do args[i - 1] = window[i] end
-    elseif type(window) ~= "string" then
-      fail(("%s: %s as window type is not supported."):format(fname, type(window)))
+    if U.is_array(window) then fail(fname .. ": window must be a name, a number or a list") end
+    if type(window) == "table" and U.is_array(window[2]) then
+      window = { window[1], U.vec(window[2], fname, "the window's parameter") }
     end
-    if type(name) ~= "string" then fail(fname .. ": a window tuple starts with the window's name") end
-    local fn = BY_NAME[name]
-    if not fn then fail(fname .. ": Unknown window type.") end
-    if type(window) == "string" and NEEDS[name] then
-      fail(("%s: The '%s' window needs one or more parameters -- pass a tuple."):format(fname, name))
-    end
-    if fn == "dpss" then
-      if Nx <= 1 then return HW.boxcar(Nx, true) end
-      local wins = HW.dpss(Nx, args[1], 1, sym, "approximate", false)
-      return wins[1]
-    end
-    if fn == "kaiser_bessel_derived" then
-      if sym == false then fail(fname .. ": Kaiser-Bessel Derived windows are only defined for symmetric shapes") end
-      if Nx % 2 == 1 then fail(fname .. ": Kaiser-Bessel Derived windows are only defined for even number of points") end
-      return HW.kaiser_bessel_derived(Nx, args[1])
-    end
-    if fn == "general_cosine" then
-      local a = U.vec(args[1], fname, "the general_cosine weights")
-      return HW.general_cosine(Nx, a, sym)
-    end
-    if fn == "exponential" then
-      if sym and args[1] ~= nil then fail(fname .. ": If sym==True, center must be None.") end
-      return HW.exponential(Nx, args[1], args[2] or 1.0, sym)
-    end
-    if fn == "tukey" then return HW.tukey(Nx, args[1] or 0.5, sym) end
-    if fn == "taylor" then
-      local norm = args[3]
-      if norm == nil then norm = true end
-      return HW.taylor(Nx, args[1] or 4, args[2] or 30, norm, sym)
-    end
-    for i, v in ipairs(args) do
-      if type(v) ~= "number" then fail(("%s: the %s window's parameter %d must be a number"):format(fname, fn, i)) end
-    end
-    local n = ({ chebwin = 1, gaussian = 1, general_gaussian = 2, general_hamming = 1, kaiser = 1 })[fn] or 0
-    if #args < n then fail(("%s: the %s window needs %d parameter(s)"):format(fname, fn, n)) end
-    if n == 0 then return HW[fn](Nx, sym) end
-    if n == 1 then return HW[fn](Nx, args[1], sym) end
-    return HW[fn](Nx, args[1], args[2], sym)
+    return S.host(fname, HW.get_window, window, Nx, fftbins)
   end
 
   api.def(windows, [[

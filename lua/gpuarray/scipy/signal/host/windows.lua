@@ -11,7 +11,12 @@ local T = require("gpuarray.scipy.signal.host.tridiag")
 
 local W = {}
 
-local function i0(x) return require("gpuarray.internal").i0(x) end
+-- I0 is the window room's (NumPy's Chebyshev series), set when gpuarray loads
+local function i0(x)
+  local internal = require("gpuarray.internal")
+  if not internal.i0 then require("gpuarray") end
+  return internal.i0(x)
+end
 
 local function ones(M)
   local w = {}
@@ -385,6 +390,98 @@ function W.dpss(M, NW, Kmax, sym, norm, want_ratios)
     for k = 1, Kmax do wins[k][m] = nil end
   end
   return wins, ratios, vals
+end
+
+local function raise(msg) error({ msg = msg }, 2) end
+
+-- get_window's names (SciPy's _win_equiv), and whether they need parameters
+local EQUIV = {
+  { { "barthann", "brthan", "bth" }, "barthann", 0 },
+  { { "bartlett", "bart", "brt" }, "bartlett", 0 },
+  { { "blackman", "black", "blk" }, "blackman", 0 },
+  { { "blackmanharris", "blackharr", "bkh" }, "blackmanharris", 0 },
+  { { "bohman", "bman", "bmn" }, "bohman", 0 },
+  { { "boxcar", "box", "ones", "rect", "rectangular" }, "boxcar", 0 },
+  { { "chebwin", "cheb" }, "chebwin", 1 },
+  { { "cosine", "halfcosine" }, "cosine", 0 },
+  { { "dpss" }, "dpss", 1 },
+  { { "exponential", "poisson" }, "exponential", 0 },
+  { { "flattop", "flat", "flt" }, "flattop", 0 },
+  { { "gaussian", "gauss", "gss" }, "gaussian", 1 },
+  { { "general cosine", "general_cosine" }, "general_cosine", 1 },
+  { { "general gaussian", "general_gaussian", "general gauss", "general_gauss", "ggs" }, "general_gaussian", 1 },
+  { { "general hamming", "general_hamming" }, "general_hamming", 1 },
+  { { "hamming", "hamm", "ham" }, "hamming", 0 },
+  { { "hann", "han" }, "hann", 0 },
+  { { "kaiser", "ksr" }, "kaiser", 1 },
+  { { "kaiser bessel derived", "kbd" }, "kaiser_bessel_derived", 1 },
+  { { "lanczos", "sinc" }, "lanczos", 0 },
+  { { "nuttall", "nutl", "nut" }, "nuttall", 0 },
+  { { "parzen", "parz", "par" }, "parzen", 0 },
+  { { "taylor", "taylorwin" }, "taylor", 0 },
+  { { "triangle", "triang", "tri" }, "triang", 0 },
+  { { "tukey", "tuk" }, "tukey", 0 },
+}
+local BY_NAME, NEEDS = {}, {}
+for _, e in ipairs(EQUIV) do
+  for _, n in ipairs(e[1]) do
+    BY_NAME[n] = e[2]
+    NEEDS[n] = e[3] > 0
+  end
+end
+
+--- get_window(window, Nx, fftbins): window a name, a number (Kaiser's
+-- beta) or a list {name, parameters...}; errors as error({msg = ...})
+function W.get_window(window, Nx, fftbins)
+  local sym = not fftbins
+  if math.type(Nx) ~= "integer" or Nx < 0 then raise("Window length M must be a non-negative integer") end
+  if type(window) == "number" then return W.kaiser(Nx, window, sym) end
+  local name, args = window, {}
+  if type(window) == "table" then
+    name = window[1]
+    for i = 2, rawlen(window) do args[i - 1] = window[i] end
+  elseif type(window) ~= "string" then
+    raise(("%s as window type is not supported."):format(type(window)))
+  end
+  if type(name) ~= "string" then raise("a window tuple starts with the window's name") end
+  local fn = BY_NAME[name]
+  if not fn then raise("Unknown window type.") end
+  if type(window) == "string" and NEEDS[name] then
+    raise(("The '%s' window needs one or more parameters -- pass a tuple."):format(name))
+  end
+  if fn == "dpss" then
+    if Nx <= 1 then return W.boxcar(Nx, true) end
+    local wins = W.dpss(Nx, args[1], 1, sym, "approximate", false)
+    return wins[1]
+  end
+  if fn == "kaiser_bessel_derived" then
+    if sym == false then raise("Kaiser-Bessel Derived windows are only defined for symmetric shapes") end
+    if Nx % 2 == 1 then raise("Kaiser-Bessel Derived windows are only defined for even number of points") end
+    return W.kaiser_bessel_derived(Nx, args[1])
+  end
+  if fn == "general_cosine" then
+    local a = args[1]
+    if type(a) ~= "table" then raise("the general cosine window needs a list of weights") end
+    return W.general_cosine(Nx, a, sym)
+  end
+  if fn == "exponential" then
+    if sym and args[1] ~= nil then raise("If sym==True, center must be None.") end
+    return W.exponential(Nx, args[1], args[2] or 1.0, sym)
+  end
+  if fn == "tukey" then return W.tukey(Nx, args[1] or 0.5, sym) end
+  if fn == "taylor" then
+    local norm = args[3]
+    if norm == nil then norm = true end
+    return W.taylor(Nx, args[1] or 4, args[2] or 30, norm, sym)
+  end
+  for i, v in ipairs(args) do
+    if type(v) ~= "number" then raise(("the %s window's parameter %d must be a number"):format(fn, i)) end
+  end
+  local n = ({ chebwin = 1, gaussian = 1, general_gaussian = 2, general_hamming = 1, kaiser = 1 })[fn] or 0
+  if #args < n then raise(("the %s window needs %d parameter(s)"):format(fn, n)) end
+  if n == 0 then return W[fn](Nx, sym) end
+  if n == 1 then return W[fn](Nx, args[1], sym) end
+  return W[fn](Nx, args[1], args[2], sym)
 end
 
 return W
