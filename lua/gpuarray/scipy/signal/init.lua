@@ -10,6 +10,7 @@ local PARTS = {
   "fir",          -- FIR design: firwin, firwin2, firls, minimum_phase, kaiser*
   "lti",          -- state space, lti / dlti systems, simulation, cont2discrete, place_poles
   "conv",         -- convolve, correlate, fftconvolve, oaconvolve, 2-D forms
+  "scan",         -- the IIR engine: a linear recurrence as a parallel scan
   "iir",          -- lfilter and the other recursive filters (a parallel scan)
   "order",        -- medfilt, medfilt2d, order_filter, wiener
   "savgol",       -- savgol_coeffs, savgol_filter
@@ -42,5 +43,7 @@ return function(ga)
       error(mod, 0)
     end
   end
+  -- the private table, for the specs (API.md: nothing private on public tables)
+  require("gpuarray.internal").scipy_signal = S
   return signal
 end

@@ -8,6 +8,13 @@ return function(ga)
   local U = {}
   local fail, is_array = internal.fail, internal.is_array
   U.fail, U.is_array = fail, is_array
+  U.shape_str = internal.shape_str
+
+  --- a in dtype dt (a itself when it already is)
+  function U.cast(a, dt)
+    if a.dtype == dt then return a end
+    return a:astype(dt)
+  end
 
   local COMPLEX = { complex64 = true, complex128 = true }
   local FLOAT = { float16 = true, float32 = true, float64 = true }
