@@ -112,6 +112,12 @@ return function(ga)
     return ga.array(t, dtype)
   end
 
+  --- re + i im for two real arrays (complex128, or complex64 from float32)
+  function U.complex(re, im)
+    local dt = (re.dtype == "float32" and im.dtype == "float32") and "complex64" or "complex128"
+    return re:astype(dt) + im:astype(dt) * ga.full({}, { 0, 1 }, dt)
+  end
+
   --- An integer argument within [lo, hi] (hi may be nil)
   function U.int(v, fname, what, lo, hi)
     if math.type(v) ~= "integer" then
