@@ -35,14 +35,7 @@ return function(ga)
     if type(e) == "table" and e.msg then fail(fname .. ": " .. e.msg) end
     error(e, 0)
   end
-  for _, part in ipairs(PARTS) do
-    local ok, mod = pcall(require, "gpuarray.scipy.signal." .. part)
-    if ok then
-      mod(ga, signal, S)
-    elseif not tostring(mod):find("module 'gpuarray.scipy.signal." .. part .. "' not found", 1, true) then
-      error(mod, 0)
-    end
-  end
+  for _, part in ipairs(PARTS) do require("gpuarray.scipy.signal." .. part)(ga, signal, S) end
   -- the private table, for the specs (API.md: nothing private on public tables)
   require("gpuarray.internal").scipy_signal = S
   return signal
