@@ -214,6 +214,7 @@ inputs x (x[1] the latest, zeros when nil).
   S.extend = extend
 
   local function validate_pad(padtype, padlen, x, axis, ntaps, fname)
+    if padtype == false then padtype = nil end   -- SciPy's None: no padding
     if padtype ~= "even" and padtype ~= "odd" and padtype ~= "constant" and padtype ~= nil then
       fail(("%s: Unknown value '%s' given to padtype.  padtype must be 'even', 'odd', 'constant', or None.")
         :format(fname, tostring(padtype)))
@@ -290,12 +291,12 @@ inputs x (x[1] the latest, zeros when nil).
 
   api.def(signal, [[
 scipy.signal.filtfilt(b: array_like, a: array_like, x: array_like, axis: integer = -1,
-                      padtype: "odd"|"even"|"constant"? = "odd", padlen: integer? = nil,
+                      padtype: "odd"|"even"|"constant"|boolean? = "odd", padlen: integer? = nil,
                       method: "pad"|"gust" = "pad", irlen: integer? = nil) -> ndarray
 Zero-phase filtering: lfilter forward, then backward over the result. "pad"
 extends x by padlen samples (3 max(#a, #b) by default) at both ends and
-starts each pass at lfilter_zi's steady state; "gust" picks the initial
-states by Gustafsson's method.
+starts each pass at lfilter_zi's steady state (padtype false: no padding,
+SciPy's None); "gust" picks the initial states by Gustafsson's method.
 ]], function(b, a, x, axis, padtype, padlen, method, irlen)
     local fname = name("filtfilt")
     local bl, al = vec(b, fname, "b"), vec(a, fname, "a")
@@ -447,7 +448,7 @@ of a unit step response.
 
   api.def(signal, [[
 scipy.signal.sosfiltfilt(sos: array_like, x: array_like, axis: integer = -1,
-                         padtype: "odd"|"even"|"constant"? = "odd", padlen: integer? = nil) -> ndarray
+                         padtype: "odd"|"even"|"constant"|boolean? = "odd", padlen: integer? = nil) -> ndarray
 Zero-phase filtering with second-order sections: sosfilt forward and
 backward, padded and started at sosfilt_zi's steady state as filtfilt.
 ]], function(sos, x, axis, padtype, padlen)

@@ -177,8 +177,8 @@ The median filter of an N-D array over odd windows (3 per axis by
 default), zeros past the edges.
 ]], function(volume, ks)
     local fname = name("medfilt")
+    local k = kernel_size(ks, U.ndim(volume), fname)
     local x = input(volume, fname)
-    local k = kernel_size(ks, x.ndim, fname)
     local W = 1
     for _, v in ipairs(k) do W = W * v end
     return order(x, k, nil, W // 2, fname)
@@ -189,9 +189,9 @@ scipy.signal.medfilt2d(input: array_like, kernel_size: integer|list = 3) -> ndar
 The median filter of a 2-D array (odd window sizes, zeros past the edges).
 ]], function(inp, ks)
     local fname = name("medfilt2d")
-    local x = input(inp, fname)
-    if x.ndim ~= 2 then fail(fname .. ": input must be 2-D") end
+    if U.ndim(inp) ~= 2 then fail(fname .. ": input must be 2-D") end
     local k = kernel_size(ks, 2, fname)
+    local x = input(inp, fname)
     return order(x, k, nil, (k[1] * k[2]) // 2, fname)
   end)
 

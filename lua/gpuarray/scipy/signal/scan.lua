@@ -139,6 +139,22 @@ __device__ __forceinline__ void ga_iir_step(const T *c, T *z, T x, T &y) {
   end
   S.iir_module = module   -- the CPU specs compile it
 
+  -- the device copies of a filter's coefficients and powers, by value: a
+  -- filter applied again (a loop over blocks of a stream, filtfilt's two
+  -- passes) uploads nothing; a few dozen filters are kept
+  local uploads, nuploads = {}, 0
+  local function device_coefs(kind, c, N, dtype, L)
+    local parts = { kind, dtype, N }
+    for i, v in ipairs(c) do parts[i + 3] = ("%a,%a"):format(cx.re(v), cx.im(v)) end
+    local key = table.concat(parts, ";")
+    local e = uploads[key]
+    if e then return e.coef, e.pw end
+    if nuploads >= 32 then uploads, nuploads = {}, 0 end
+    e = { coef = U.up(c, dtype), pw = U.up(S.iir_powers(kind, c, N, L, 2 * LOGB), dtype) }
+    uploads[key], nuploads = e, nuploads + 1
+    return e.coef, e.pw
+  end
+
   --- Run the recurrence over x (rows x n, C-contiguous, dtype one of
   -- float32 float64 complex64 complex128) with coefficients c (a host
   -- list), from the states zi (rows x N, or nil: zero) ; returns y and,
@@ -150,10 +166,10 @@ __device__ __forceinline__ void ga_iir_step(const T *c, T *z, T x, T &y) {
     local zf = want_zf and ga.zeros({ rows, N }, dtype) or nil
     if zi ~= nil and n == 0 and zf then zf:set(zi) end
     if rows == 0 or n == 0 then return y, zf end
-    local coef = U.up(c, dtype)
     local dummy = zf or y
     local g = GEOM[dtype]
     if N > g.NMAX then
+      local coef = U.up(c, dtype)
       local m = module(dtype, kind, N)
       local threads = 128
       m.serial((rows + threads - 1) // threads, threads,
@@ -161,7 +177,7 @@ __device__ __forceinline__ void ga_iir_step(const T *c, T *z, T x, T &y) {
       return y, zf
     end
     local m = module(dtype, kind, N)
-    local pw = U.up(S.iir_powers(kind, c, N, g.L, 2 * LOGB), dtype)
+    local coef, pw = device_coefs(kind, c, N, dtype, g.L)
     local chunk = B * g.L
     local nblk = (n + chunk - 1) // chunk
     local shared = math.max(B * (g.L + 1), B * N) * SIZE[dtype]

@@ -487,16 +487,18 @@ A spectrogram: frequencies, segment times and the spectrum of each segment
   api.def(signal, ([[
 scipy.signal.stft(x: array_like, fs: number = 1.0, window: %s = "hann", nperseg: integer = 256,
                   noverlap: integer? = nil, nfft: integer? = nil, detrend: %s = false,
-                  return_onesided: boolean = true, boundary: "even"|"odd"|"constant"|"zeros"? = "zeros",
+                  return_onesided: boolean = true, boundary: "even"|"odd"|"constant"|"zeros"|boolean? = "zeros",
                   padded: boolean = true, axis: integer = -1, scaling: "spectrum"|"psd" = "spectrum")
                   -> ndarray, ndarray, ndarray
 The short-time Fourier transform: frequencies, segment times and the
 complex spectra (frequency axis where axis was, time last); the signal is
 extended by nperseg // 2 at both ends (boundary) and zero-padded to whole
-segments (padded).
+segments (padded). boundary false: no extension (SciPy's None).
 ]]):format(WINDOW, DETREND), function(x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, boundary,
                                        padded, axis, scaling)
     local fname = name("stft")
+    if boundary == false then boundary = nil end
+    if boundary == true then fail(fname .. ": boundary must be a name or false") end
     local sc = scaling == "psd" and "density" or "spectrum"
     local h = helper(x, nil, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, sc, axis, "stft",
                      boundary, padded, fname)

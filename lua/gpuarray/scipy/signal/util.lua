@@ -112,6 +112,17 @@ return function(ga)
     return ga.array(t, dtype)
   end
 
+  --- The number of dimensions an array_like has (a nested Lua table's depth)
+  function U.ndim(x)
+    if is_array(x) then return x.ndim end
+    local d = 0
+    while type(x) == "table" do
+      d = d + 1
+      x = rawget(x, 1)
+    end
+    return d
+  end
+
   --- re + i im for two real arrays (complex128, or complex64 from float32)
   function U.complex(re, im)
     local dt = (re.dtype == "float32" and im.dtype == "float32") and "complex64" or "complex128"
