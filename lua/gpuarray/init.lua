@@ -86,6 +86,7 @@ require("gpuarray.fuse")(ga)
 require("gpuarray.graph")(ga)
 require("gpuarray.nccl")(ga)
 require("gpuarray.scipy")(ga)
+require("gpuarray.signal")(ga)
 require("gpuarray.misc")(ga)
 
 local api = require "gpuarray.api"

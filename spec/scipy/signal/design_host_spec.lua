@@ -80,7 +80,8 @@ describe("scipy.signal design on the host", function()
     local b, a = Z.zpk2tf(C.cx(cv.zpk2tf.z), C.cx(cv.zpk2tf.p), cv.zpk2tf.k)
     C.close(cv.zpk2tf.ba, { b, a }, 1e-12, "zpk2tf")
     for _, c in ipairs(cv.zpk2sos) do
-      C.close(c.sos, Z.zpk2sos(C.cx(c.z), C.cx(c.p), c.k, c.pairing, false), 1e-10, "zpk2sos " .. c.pairing .. " " .. C.str(c.p))
+      C.close(c.sos, Z.zpk2sos(C.cx(c.z), C.cx(c.p), c.k, c.pairing, false), 1e-10,
+        "zpk2sos " .. c.pairing .. " " .. C.str(c.p))
     end
     for _, c in ipairs(cv.zpk2sos_analog) do
       C.close(c.sos, Z.zpk2sos(C.cx(c.z), C.cx(c.p), c.k, nil, true), 1e-10, "zpk2sos analog")

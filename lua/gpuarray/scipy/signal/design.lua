@@ -5,7 +5,7 @@
 -- these declarations read the arguments, run it and upload the results as
 -- SciPy returns them: b, a and sos float64, zeros and poles float64 or
 -- complex128, gains Lua numbers, orders Lua integers.
-return function(ga, signal, S)
+return function(_, signal, S)
   local api = require("gpuarray.api")
   local cx = require("gpuarray.scipy.signal.host.cx")
   local Z = require("gpuarray.scipy.signal.host.zpk")
@@ -401,7 +401,8 @@ A gammatone filter (auditory models) centred on freq, FIR or IIR.
 
   api.def(signal, ([[
 scipy.signal.freqz(b: array_like, a: array_like = 1, worN: %s = 512, whole: boolean = false,
-                   plot: callable? = nil, fs: number = 6.283185307179586, include_nyquist: boolean = false) -> ndarray, ndarray
+                   plot: callable? = nil, fs: number = 6.283185307179586,
+                   include_nyquist: boolean = false) -> ndarray, ndarray
 The frequency response of a digital filter: w (in fs units) and h (complex128).
 worN: a number of points over [0, fs/2) (whole: [0, fs)) or the frequencies.
 plot, if given, is called with w, h.

@@ -147,7 +147,8 @@ The partial fractions of b(z)/a(z) in powers of z^-1: residues r, poles p, direc
   end)
 
   api.def(signal, ([[
-scipy.signal.invres(r: array_like, p: array_like, k: array_like, tol: number = 0.001, rtype: %s = "avg") -> ndarray, ndarray
+scipy.signal.invres(r: array_like, p: array_like, k: array_like, tol: number = 0.001,
+                    rtype: %s = "avg") -> ndarray, ndarray
 b(s), a(s) from partial fractions (residues r, poles p, direct terms k).
 ]]):format(RTYPE), function(r, p, k, tol, rtype)
     local fname = name("invres")
@@ -156,7 +157,8 @@ b(s), a(s) from partial fractions (residues r, poles p, direct terms k).
   end)
 
   api.def(signal, ([[
-scipy.signal.invresz(r: array_like, p: array_like, k: array_like, tol: number = 0.001, rtype: %s = "avg") -> ndarray, ndarray
+scipy.signal.invresz(r: array_like, p: array_like, k: array_like, tol: number = 0.001,
+                     rtype: %s = "avg") -> ndarray, ndarray
 b(z), a(z) from partial fractions in powers of z^-1.
 ]]):format(RTYPE), function(r, p, k, tol, rtype)
     local fname = name("invresz")

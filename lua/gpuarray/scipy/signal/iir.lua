@@ -58,7 +58,8 @@ return function(ga, signal, S)
     end
     local ok, b = pcall(ga.broadcast_to, zi, want)
     if not ok then
-      fail(("%s: Unexpected shape for zi: expected %s, found %s."):format(fname, U.shape_str(want), U.shape_str(zi.shape)))
+      fail(("%s: Unexpected shape for zi: expected %s, found %s."):format(fname, U.shape_str(want),
+        U.shape_str(zi.shape)))
     end
     return (as_rows(b, axis, dt))
   end
@@ -233,7 +234,7 @@ inputs x (x[1] the latest, zeros when nil).
   -- the initial conditions that make them agree (least squares), with the
   -- small matrices (impulse responses of the state) made on the host
   local function filtfilt_gust(c, N, x2, irlen)
-    local rows, n = x2.shape[1], x2.shape[2]
+    local n = x2.shape[2]
     if N == 0 then
       return x2 * (cx.re(c[1]) ^ 2)
     end

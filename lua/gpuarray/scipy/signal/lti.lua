@@ -291,7 +291,8 @@ Zeros, poles and gain to a state space A, B, C, D.
   end)
 
   api.def(signal, [[
-scipy.signal.ss2zpk(A: array_like, B: array_like, C: array_like, D: array_like, input: integer = 0) -> ndarray, ndarray, number
+scipy.signal.ss2zpk(A: array_like, B: array_like, C: array_like, D: array_like,
+                    input: integer = 0) -> ndarray, ndarray, number
 A state space's zeros, poles and gain (input 0-based, as SciPy's).
 ]], function(A, B, C, D, input)
     local fname = name("ss2zpk")
@@ -313,8 +314,8 @@ The four state-space matrices, the missing ones zero with the shapes the others 
 
   api.def(signal, [[
 scipy.signal.cont2discrete(system: list|object, dt: number,
-                           method: "zoh"|"foh"|"gbt"|"bilinear"|"tustin"|"euler"|"forward_diff"|"backward_diff"|"impulse"
-                           = "zoh", alpha: number? = nil) -> ...
+                           method: "zoh"|"foh"|"gbt"|"bilinear"|"tustin"|"euler"|"forward_diff"
+                                   |"backward_diff"|"impulse" = "zoh", alpha: number? = nil) -> ...
 Discretize a continuous system: {num, den} gives num, den, dt; {z, p, k}
 gives z, p, k, dt; {A, B, C, D} gives Ad, Bd, Cd, Dd, dt; an lti object its
 discrete twin.

@@ -92,7 +92,9 @@ template <> __device__ __forceinline__ bool ga_ord_less<float16>(const float16 &
     local D = x.ndim
     if #dshape ~= D then fail(fname .. ": Domain must have the same number of dimensions as the input") end
     for d = 1, D do
-      if dshape[d] % 2 == 0 then fail(fname .. ": Each dimension of domain argument should have an odd number of elements.") end
+      if dshape[d] % 2 == 0 then
+        fail(fname .. ": Each dimension of domain argument should have an odd number of elements.")
+      end
     end
     local offs = {}
     local W = 0
@@ -113,7 +115,8 @@ template <> __device__ __forceinline__ bool ga_ord_less<float16>(const float16 &
     end
     if W == 0 then fail(fname .. ": the domain has no nonzero element") end
     if rank < 0 or rank >= W then
-      fail(("%s: rank must be between 0 and the number of nonzero elements of the domain (%d) minus 1"):format(fname, W))
+      fail(("%s: rank must be between 0 and the number of nonzero elements of the domain (%d) minus 1")
+        :format(fname, W))
     end
     if W > 1024 then fail(fname .. ": at most 1024 elements in the window") end
     local dt = x.dtype

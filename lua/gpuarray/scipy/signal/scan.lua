@@ -9,7 +9,7 @@
 -- matrix A (found by running the same step in Lua on the unit states),
 -- its powers P^(2^k) for P = A^L (the chunk transition), and the launches.
 -- S.iir_host_step and S.iir_powers are pure functions the CPU specs check.
-return function(ga, signal, S)
+return function(ga, _, S)
   local cx = require("gpuarray.scipy.signal.host.cx")
   local core = ga._core
   local U = S.U

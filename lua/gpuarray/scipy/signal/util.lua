@@ -132,7 +132,9 @@ return function(ga)
   --- An integer argument within [lo, hi] (hi may be nil)
   function U.int(v, fname, what, lo, hi)
     if math.type(v) ~= "integer" then
-      if type(v) == "number" and v == math.floor(v) and v == v then return U.int(math.tointeger(v), fname, what, lo, hi) end
+      if type(v) == "number" and v == math.floor(v) and v == v then
+        return U.int(math.tointeger(v), fname, what, lo, hi)
+      end
       fail(("%s: %s must be an integer, got %s"):format(fname, what, tostring(v)))
     end
     if lo and v < lo then fail(("%s: %s must be at least %d, got %d"):format(fname, what, lo, v)) end

@@ -6,7 +6,6 @@
 return function(ga, signal, S)
   local api = require("gpuarray.api")
   local cx = require("gpuarray.scipy.signal.host.cx")
-  local P = require("gpuarray.scipy.signal.host.poly")
   local U = S.U
   local fail, vec = U.fail, U.vec
 

@@ -32,7 +32,8 @@ return function(ga, signal, S)
     barthann = "The modified Bartlett-Hann window.",
     cosine = "The cosine (sine) window: sin(pi (n + 1/2) / M).",
   }
-  local SUFFIX = "\nsym false gives the periodic window (for spectral analysis): M + 1 symmetric points without the last."
+  local SUFFIX = "\nsym false gives the periodic window (for spectral analysis): M + 1 symmetric points"
+    .. " without the last."
   for name, doc in pairs(PLAIN) do
     api.def(windows, ("scipy.signal.windows.%s(M: integer, sym: boolean = true) -> ndarray\n%s%s\n")
       :format(name, doc, SUFFIX), function(M, sym)
@@ -141,7 +142,8 @@ The Taylor window (radar): nbar nearly constant sidelobes sll dB below the peak.
 
   api.def(windows, [[
 scipy.signal.windows.dpss(M: integer, NW: number, Kmax: integer? = nil, sym: boolean = true,
-                          norm: integer|"approximate"|"subsample"? = nil, return_ratios: boolean = false) -> ndarray[, ndarray]
+                          norm: integer|"approximate"|"subsample"? = nil,
+                          return_ratios: boolean = false) -> ndarray[, ndarray]
 Discrete prolate spheroidal (Slepian) sequences: the Kmax most concentrated
 windows of half-bandwidth NW (one 1-D window when Kmax is nil, else Kmax x M).
 return_ratios adds their concentration ratios.

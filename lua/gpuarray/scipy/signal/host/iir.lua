@@ -42,7 +42,8 @@ function H.iirfilter(N, Wn, rp, rs, btype, analog, ftype, output, fs, norm)
   for _, w in ipairs(W) do
     if w <= 0 then raise("filter critical frequencies must be greater than 0") end
   end
-  if #W > 1 and not (W[1] < W[2]) then raise("Wn[0] must be less than Wn[1]") end
+  -- (not <, rather than >=: a NaN is not less either)
+  if #W > 1 and not (W[1] < W[2]) then raise("Wn[0] must be less than Wn[1]") end -- luacheck: ignore 581
   local bt = BAND[btype]
   if not bt then raise(("'%s' is an invalid bandtype for filter."):format(btype)) end
   local ft = FILTERS[ftype]

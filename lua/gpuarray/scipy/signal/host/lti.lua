@@ -133,15 +133,6 @@ end
 ---------------------------------------------------------------------------
 -- discretisation
 
-local function hstack(a, b)
-  local o = {}
-  for i = 1, #a do
-    o[i] = {}
-    for _, v in ipairs(a[i]) do o[i][#o[i] + 1] = v end
-    for _, v in ipairs(b[i]) do o[i][#o[i] + 1] = v end
-  end
-  return o
-end
 local function block(m, r0, r1, c0, c1)
   local o = {}
   for i = r0, r1 do
@@ -157,7 +148,9 @@ function L.c2d_ss(a, b, c, d, dt, method, alpha)
   local n = #a
   local m = #b > 0 and #b[1] or 0
   if method == "gbt" then
-    if alpha == nil then raise("Alpha parameter must be specified for the generalized bilinear transform (gbt) method") end
+    if alpha == nil then
+      raise("Alpha parameter must be specified for the generalized bilinear transform (gbt) method")
+    end
     if alpha < 0 or alpha > 1 then raise("Alpha parameter must be within the interval [0,1] for the gbt method") end
     local I = M.eye(n)
     local ima = M.add(I, M.scale(a, alpha * dt), -1)
