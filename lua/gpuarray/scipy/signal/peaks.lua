@@ -263,7 +263,7 @@ right_edges: those the conditions computed).
     local n = x.size
     local p0, left_edges, right_edges
     if n >= 3 then
-      local left, right = maxima_kernel()(x, n)
+      local left, right = maxima_kernel()(x, n, ga.empty(n, "int64"), ga.empty(n, "int64"))
       local is_peak = left:ge(0)
       left_edges, right_edges = left[is_peak], right[is_peak]
       -- a plateau's peak is its middle (rounded down)
