@@ -18,9 +18,9 @@ return function(ga, B)
   local z = ga.empty(N, "float32")
   local out = z[{ { 1, M } }]
   local opts = { out = out }
-  -- GPUARRAY_L2_FETCH_GRANULARITY (src/cuda.c) is the experiment switch for
+  -- GPUARRAY_L2_FETCH_GRANULARITY (src/runtime/cuda.c) is the experiment switch for
   -- this case: say which granularity the run had
-  local gran = ga._core._l2_fetch_granularity and ga._core._l2_fetch_granularity()
+  local gran = ga._core._test.l2_fetch_granularity and ga._core._test.l2_fetch_granularity()
   io.stderr:write(("gather_f32_GBps: L2 fetch granularity %s bytes (GPUARRAY_L2_FETCH_GRANULARITY=%s)\n")
     :format(tostring(gran), os.getenv("GPUARRAY_L2_FETCH_GRANULARITY") or "unset"))
   B.case("gather_f32_GBps", function()

@@ -70,15 +70,15 @@ return function(ga, B)
 local ga = require "gpuarray"
 local core = ga._core
 local jit = ga.jit
-local t = core._now()
+local t = core.runtime.now()
 local k = jit.rawkernel(function(x, y, n)
   local i = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
   if i < n then y[i] = x[i] * 3.25 + y[i] end
 end, { name = "bench_jit_fresh" })
 local a = ga.ones(4, "float32")
 k(1, 32, { a, a, 4 })
-core._stream_sync()
-print((core._now() - t) * 1e3)
+core._test.stream_sync()
+print((core.runtime.now() - t) * 1e3)
 ]])
   f:close()
   B.case("jit_compile_first_ms", function()

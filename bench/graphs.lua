@@ -30,7 +30,7 @@ return function(ga, B)
     end
     for _ = 1, 10 do g:launch(s) end
     s:synchronize()
-    local now = ga._core._now
+    local now = ga._core.runtime.now
     local t = now()
     for _ = 1, 200 do g:launch(s) end
     s:synchronize()

@@ -13,7 +13,7 @@ extern "C" __global__ void bump(float* x, int n) {
   end)
   -- ours only: a bare cuLaunchKernel of an empty kernel, timed the same way,
   -- so that every run shows how far each overhead key is from the driver's floor
-  local empty = ga._core._launch_empty
+  local empty = ga._core._test.launch_empty
   B.case("launch_floor_us", function()
     return B.host_us(empty)
   end)

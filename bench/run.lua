@@ -15,22 +15,22 @@ B.M = 8192           -- side of the large 2-D cases
 local results, order = {}, {}
 local only = os.getenv("GPUARRAY_BENCH_ONLY")   -- a Lua pattern on keys
 
-function B.sync() core._stream_sync() end
+function B.sync() core._test.stream_sync() end
 
 --- Host time per call of a tiny op, in microseconds (launch overhead).
 function B.host_us(f, n)
   n = n or 20000
   for _ = 1, 100 do f() end
   B.sync()
-  local t = core._now()
+  local t = core.runtime.now()
   for _ = 1, n do f() end
   B.sync()
-  return (core._now() - t) / n * 1e6
+  return (core.runtime.now() - t) / n * 1e6
 end
 
 --- Median device time of one call, in milliseconds, timed with events.
 function B.gpu_ms(f, n)
-  return core._gpu_time_ms(f, n or 20)
+  return core._test.gpu_time_ms(f, n or 20)
 end
 
 function B.gbps(nbytes, f, n)

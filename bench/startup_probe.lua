@@ -11,10 +11,10 @@ local ga = require "gpuarray"
 local core = ga._core
 local cpu_require = (os.clock() - c0) * 1e3
 
-local steps, t = {}, core._now()
+local steps, t = {}, core.runtime.now()
 local function step(name, f)
   f()
-  local now = core._now()
+  local now = core.runtime.now()
   steps[#steps + 1] = ("%-44s %8.2f ms"):format(name, (now - t) * 1e3)
   t = now
 end
@@ -29,8 +29,8 @@ step("device_properties (cudaGetDeviceProperties)", function() ga.device_propert
 step("empty(4) (first pool allocation)", function() a = ga.empty(4, "float32") end)
 step("fill (copy engine kernel: cache, load, launch)", function() a:fill(1) end)
 step("k(a, a) (disk cache, load, allocate, launch)", function() k(a, a) end)
-step("stream sync", function() core._stream_sync() end)
-step("k(a, a) again (memoised)", function() k(a, a); core._stream_sync() end)
+step("stream sync", function() core._test.stream_sync() end)
+step("k(a, a) again (memoised)", function() k(a, a); core._test.stream_sync() end)
 
 print(("%-44s %8.2f ms (CPU)"):format("require gpuarray", cpu_require))
 for _, s in ipairs(steps) do print(s) end

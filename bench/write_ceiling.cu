@@ -11,7 +11,7 @@
 //                  256 threads an SM (the launch shape of ga.random)
 //   store_once     one 16-byte store a thread, a thread per 4 elements
 //   uniform_<b>    ga.random's float32 uniform kernel (kernels/random/
-//                  philox.cuh, as src/engine/random.c instantiates it) at b
+//                  philox.cuh, as src/random/random.c instantiates it) at b
 //                  blocks an SM (16 is what random.c launches)
 //   uniform_16_window  the same, timed as make bench times it
 // Build and run: nvcc -O3 -arch=native -o /tmp/wc bench/write_ceiling.cu && /tmp/wc

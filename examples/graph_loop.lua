@@ -21,7 +21,7 @@ local function hundred()          -- 50 steps: 100 operations
 end
 
 -- eager: run the loop 20 times
-local now = ga._core._now
+local now = ga._core.runtime.now
 hundred()                         -- compile the two kernels
 a:set(ga.ones(n, "float32"))
 ga.synchronize()

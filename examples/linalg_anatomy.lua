@@ -24,11 +24,11 @@ ga.synchronize()
 
 local start, stop = ga.Event(), ga.Event()
 start:record()
-local host0 = ga._core._now()
+local host0 = ga._core.runtime.now()
 local U, S, Vh = program()
 stop:record()
 stop:synchronize()
-local host_ms = (ga._core._now() - host0) * 1e3
+local host_ms = (ga._core.runtime.now() - host0) * 1e3
 local gpu_ms = ga.get_elapsed_time(start, stop)
 
 local function shp(a) return internal.shape_str(a.shape) end

@@ -36,7 +36,7 @@ end
 ga.synchronize()
 
 local function run(streams)
-  local t0 = ga._core._now()
+  local t0 = ga._core.runtime.now()
   for c = 1, CHUNKS do
     local k = (c - 1) % #streams + 1
     local _ <close> = streams[k]:scope()
@@ -45,7 +45,7 @@ local function run(streams)
     dout[k]:get(hout[c])                             -- async: device -> pinned
   end
   for _, s in ipairs(streams) do s:synchronize() end
-  return (ga._core._now() - t0) * 1e3
+  return (ga._core.runtime.now() - t0) * 1e3
 end
 
 local s1, s2 = ga.Stream({ non_blocking = true }), ga.Stream({ non_blocking = true })

@@ -1,5 +1,5 @@
 --- Index keys: x[key] and x[key] = v on zero-size arrays, and the view
--- computation alone (core._index_view) over any shape and strides.
+-- computation alone (core._test.index_view) over any shape and strides.
 local function selector(F)
   local r = math.random(10)
   if r <= 3 then return F.int() end
@@ -32,6 +32,6 @@ return {
   run = function(t, F)
     if t.op == "get" then return t.x[t.key] end
     if t.op == "set" then t.x[t.key] = t.v return end
-    return F.core._index_view(t.shape, t.strides, 8, t.key)
+    return F.core._test.index_view(t.shape, t.strides, 8, t.key)
   end,
 }

@@ -378,7 +378,7 @@ return {
         return k:compile(table.unpack(dts))
       end)
     else
-      cok, err = pcall(F.core._compile, src, {}, 90)
+      cok, err = pcall(F.core._test.compile, src, {}, 90)
     end
     if not cok then
       error("fuzz: NVRTC rejects what the jit emitted: " .. tostring(err):gsub("\n", " "):sub(1, 300), 0)

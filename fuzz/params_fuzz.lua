@@ -1,5 +1,5 @@
 --- The ElementwiseKernel / ReductionKernel parameter parser: mutated
--- parameter lists through core._parse_params and the kernel constructors
+-- parameter lists through core._test.parse_params and the kernel constructors
 -- (which parse and check without compiling), and ReductionKernel's
 -- generated source (k:_source) for the dtypes it binds.
 return {
@@ -15,9 +15,9 @@ return {
              dts = F.args(3, function() return F.dtype() end), v = F.any(1) }
   end,
   run = function(t, F)
-    if t.op == "parse" then return F.core._parse_params(t.s) end
+    if t.op == "parse" then return F.core._test.parse_params(t.s) end
     if t.op == "ek" then return F.ga.ElementwiseKernel(table.unpack(t.a, 1, t.a.n)) end
     local k = F.ga.ReductionKernel(table.unpack(t.a, 1, t.a.n))
-    return k:_source(t.dts, t.v)
+    return F.core._test.reduction_kernel_source(k, t.dts, t.v)
   end,
 }

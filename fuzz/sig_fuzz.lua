@@ -1,5 +1,5 @@
 --- The RawKernel signature parser: mutated CUDA sources through
--- core._sigparse / core._sigfind / core._ctype and the RawKernel
+-- core._test.sigparse / core._test.sigfind / core._test.ctype and the RawKernel
 -- constructor (which reads the signature; compiling waits for a launch).
 return {
   name = "sig",
@@ -12,9 +12,9 @@ return {
     return { op = math.random(4), src = src, name = name, o = F.any(1) }
   end,
   run = function(t, F)
-    if t.op == 1 then return F.core._sigparse(t.src) end
-    if t.op == 2 then return F.core._sigfind(t.src, t.name) end
-    if t.op == 3 then return F.core._ctype(t.name) end
+    if t.op == 1 then return F.core._test.sigparse(t.src) end
+    if t.op == 2 then return F.core._test.sigfind(t.src, t.name) end
+    if t.op == 3 then return F.core._test.ctype(t.name) end
     return F.ga.RawKernel(t.src, t.name, t.o)
   end,
 }

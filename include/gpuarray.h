@@ -108,16 +108,22 @@ GA_API ga_desc ga_check(lua_State *L, int idx);
 
 /* Makes a stream the host owns (of L's current device) the current stream
 ** of L: later work of L's scripts is queued on it. The module never
-** destroys it. Before destroying it, the host stops using it in every
-** state (ga_set_stream(L, NULL) or lua_close), synchronizes it, and calls
-** ga_forget_stream. stream NULL: back to the legacy default stream. */
+** destroys it. A state gives it back when the host sets another stream
+** (ga_set_stream(L, NULL): the legacy default stream) or closes the state;
+** once every state gave it back (and Lua dropped every Stream object
+** ga_push_stream made over it), the memory pools have settled it (an event
+** recorded after its last work) and no longer name it, and the host may
+** destroy it. */
 GA_API void ga_set_stream(lua_State *L, cudaStream_t stream);
 /* Pushes a ga.Stream object over a host-owned stream (never destroyed by
-** the module: destroy(), __gc and __close leave it alone) */
+** the module: destroy(), __gc and __close leave it alone; the object uses
+** the stream until it is collected) */
 GA_API void ga_push_stream(lua_State *L, cudaStream_t stream);
-/* The host is about to destroy a stream it gave the module: the memory
-** pools stop fencing work on it, and memory freed on it is reused only
-** after its last work. Call it once, after the last state used it. */
+/* Settles a stream the host gave the module at once, whatever still uses
+** it (the pools stop fencing work on it; memory freed on it is reused only
+** after its last work). Not needed after the states gave it back; for a
+** host that destroys a stream while Lua may still hold a Stream object
+** over it. */
 GA_API void ga_forget_stream(cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 --- CPU references for the ufunc specs: NumPy's semantics computed in Lua
 -- (integers wrap to their width, floats in double, complex numbers as
--- {re, im} with the same formulas kernels/math.cuh uses), input
+-- {re, im} with the same formulas kernels/common/math.cuh uses), input
 -- generators per ufunc and dtype, and a tolerant comparison.
 local helper = require "helper"
 
@@ -509,6 +509,107 @@ F.less = lt
 F.less_equal = le
 F.greater = function(a, b, dt) return lt(b, a, dt) end
 F.greater_equal = function(a, b, dt) return le(b, a, dt) end
+
+-- the rest of NumPy's math ufuncs
+
+-- float16 bits of a value float16 represents exactly, and back
+local function half_bits(x)
+  local sign = (x < 0 or (x == 0 and 1 / x < 0)) and 0x8000 or 0
+  local a = math.abs(x)
+  if a == huge then return sign | 0x7c00 end
+  if a < 2 ^ -14 then return sign | math.floor(a * 2 ^ 24) end
+  local e = math.floor(math.log(a, 2))
+  while 2.0 ^ e > a do e = e - 1 end
+  while 2.0 ^ (e + 1) <= a do e = e + 1 end
+  return sign | ((e + 15) << 10) | math.floor((a / 2.0 ^ e - 1) * 1024)
+end
+local function half_value(h)
+  local sign = (h & 0x8000) ~= 0 and -1 or 1
+  local e, m = (h >> 10) & 0x1f, h & 0x3ff
+  if e == 31 then return m == 0 and sign * huge or nan end
+  if e == 0 then return sign * m * 2.0 ^ -24 end
+  return sign * (1 + m / 1024) * 2.0 ^ (e - 15)
+end
+R.half_bits, R.half_value = half_bits, half_value
+F.fabs = function(a) return math.abs(num(a)) + 0.0 end
+F.fix = F.trunc
+local function bessel_i0(x)      -- the power series: plenty of terms for |x| <= 20
+  local t, s, q = 1.0, 1.0, x * x / 4
+  for k = 1, 200 do
+    t = t * q / (k * k)
+    s = s + t
+    if t < s * 1e-17 then break end
+  end
+  return s
+end
+F.i0 = function(a) return bessel_i0(num(a) + 0.0) end
+F.sinc = function(a, _, dt)
+  if is_c(dt) then
+    if a[1] == 0 and a[2] == 0 then return cx(1, 0) end
+    local y = cx(math.pi * a[1], math.pi * a[2])
+    return C.div(C.sin(y), y)
+  end
+  a = num(a) + 0.0
+  if a == 0 then return 1.0 end
+  return math.sin(math.pi * a) / (math.pi * a)
+end
+F.rsqrt = function(a, _, dt)
+  if is_c(dt) then return C.div(cx(1, 0), C.sqrt(a)) end
+  return 1 / math.sqrt(a)
+end
+local function logaddexp(a, b)
+  if a == b then return a + LN2 end
+  local d = a - b
+  if d > 0 then return a + log1p(math.exp(-d)) end
+  if d <= 0 then return b + log1p(math.exp(d)) end
+  return d
+end
+F.logaddexp = logaddexp
+F.logaddexp2 = function(a, b)
+  if a == b then return a + 1 end
+  return logaddexp(a * LN2, b * LN2) / LN2
+end
+F.heaviside = function(a, b)
+  if isnan(a) then return a end
+  if a == 0 then return b end
+  return a < 0 and 0.0 or 1.0
+end
+-- the neighbour of a toward b in dtype dt's own grid
+F.nextafter = function(a, b, dt)
+  if isnan(a) or isnan(b) then return nan end
+  if a == b then return b end
+  local fmt = dt == "float32" and "f" or "d"
+  if dt == "float16" then
+    local h = half_bits(a)
+    if a == 0 then h = (b < 0 and 0x8000 or 0) | 1
+    elseif (a < b) == (a > 0) then h = h + 1 else h = h - 1 end
+    return half_value(h)
+  end
+  local ifmt = fmt == "f" and "<i4" or "<i8"
+  local bits = string.unpack(ifmt, string.pack("<" .. fmt, a))
+  if a == 0 then
+    bits = 1
+    local tiny = string.unpack("<" .. fmt, string.pack(ifmt, bits))
+    return b < 0 and -tiny or tiny
+  end
+  if (a < b) == (a > 0) then bits = bits + 1 else bits = bits - 1 end
+  return (string.unpack("<" .. fmt, string.pack(ifmt, bits)))
+end
+local function igcd(a, b)
+  a, b = math.abs(a), math.abs(b)
+  while a ~= 0 do a, b = b % a, a end
+  return b
+end
+F.gcd = function(a, b, dt) return R.wrap(igcd(a, b), dt) end
+F.lcm = function(a, b, dt)
+  local g = igcd(a, b)
+  if g == 0 then return 0 end
+  return R.wrap(math.abs(R.wrap(a // g * b, dt)), dt)
+end
+F.float_power = function(a, b, dt)
+  if is_c(dt) then return C.pow(a, b) end
+  return num(a) ^ num(b)
+end
 R.F = F
 R.imin = imin
 
@@ -533,9 +634,11 @@ local DOMAIN = {
   log1p = { -0.9, 10 }, arcsin = { -0.99, 0.99 }, arccos = { -0.99, 0.99 }, arctanh = { -0.95, 0.95 },
   arccosh = { 1.05, 10 }, exp = { -8, 8 }, exp2 = { -10, 10 }, expm1 = { -5, 5 }, sinh = { -5, 5 },
   cosh = { -5, 5 }, reciprocal = { 0.1, 10, signed = true }, power = { 0.2, 4, -3, 3 },
+  float_power = { 0.2, 4, -3, 3 }, rsqrt = { 0.01, 10 }, i0 = { -10, 10 }, sinc = { -4, 4 },
+  logaddexp = { -20, 20 }, logaddexp2 = { -20, 20 }, heaviside = { -2, 2, -2, 2 },
   divide = { -10, 10, 0.1, 10, signed2 = true }, tan = { -1.4, 1.4 },
 }
-local INT_SMALL = { multiply = 100, square = 100, power = 5 }
+local INT_SMALL = { multiply = 100, square = 100, power = 5, lcm = 1000, sinc = 8, i0 = 10 }
 
 --- n random inputs for argument `arg` (1 or 2) of ufunc `name` in dtype dt
 function R.inputs(name, arg, dt, n)

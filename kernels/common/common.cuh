@@ -115,7 +115,7 @@ struct alignas(sizeof(T) * V) ga_vec {
 // ---------------------------------------------------------------------------
 // Indexers: turn a linear index over the (merged) iteration space into byte
 // offsets of NOP operands. Shapes and strides are kernel arguments packed by
-// the host (src/launch.c): 32-bit ones divide by multiplying (PyTorch's
+// the host (src/core/indexer.c): 32-bit ones divide by multiplying (PyTorch's
 // IntDivider: exact for dividends below 2^31), 64-bit ones divide plainly.
 template <int ND, int NOP>
 struct ga_indexer32 {

@@ -524,3 +524,110 @@ template <typename T> __device__ __forceinline__ T ga_right_shift(T a, T b) {
   if constexpr (ga_traits<T>::is_signed) return a < 0 ? (T)-1 : (T)0;
   else return 0;
 }
+
+// ---------------------------------------------------------------------------
+// the rest of NumPy's math ufuncs (lua/gpuarray/elementwise/ufuncs.lua)
+
+// log(exp(a) + exp(b)) and log2(2^a + 2^b) without overflow, as NumPy's
+// npy_logaddexp: equal arguments (infinities of one sign too) take the
+// shortcut, a NaN difference propagates
+template <typename T> __device__ __forceinline__ T ga_logaddexp(T a, T b) {
+  if (a == b) return a + (T)0.6931471805599453;
+  T d = a - b;
+  if (d > (T)0) return a + ga_log1p(ga_exp(-d));
+  if (d <= (T)0) return b + ga_log1p(ga_exp(d));
+  return d;
+}
+template <typename T> __device__ __forceinline__ T ga_logaddexp2(T a, T b) {
+  if (a == b) return a + (T)1;
+  T d = a - b;
+  if (d > (T)0) return a + (T)1.4426950408889634 * ga_log1p(ga_exp2(-d));
+  if (d <= (T)0) return b + (T)1.4426950408889634 * ga_log1p(ga_exp2(d));
+  return d;
+}
+
+// gcd and lcm of integers (non-negative results; on magnitudes taken as
+// unsigned, so the most negative value has one)
+template <typename T> __device__ __forceinline__ T ga_gcd(T a, T b) {
+  typedef typename ga_wide_uint<T>::type U;
+  U x = (U)ga_abs(a), y = (U)ga_abs(b);
+  if constexpr (sizeof(T) < sizeof(U)) {   // narrow types: the magnitude fits the type's width
+    x &= (U)(((U)1 << (8 * sizeof(T))) - 1);
+    y &= (U)(((U)1 << (8 * sizeof(T))) - 1);
+  }
+  while (x != 0) {
+    U c = x;
+    x = y % x;
+    y = c;
+  }
+  return (T)y;
+}
+template <typename T> __device__ __forceinline__ T ga_lcm(T a, T b) {
+  T g = ga_gcd(a, b);
+  return g == 0 ? (T)0 : ga_abs((T)(a / g * b));
+}
+
+// NumPy's heaviside: 0 below zero, x2 at zero, 1 above, NaN for NaN
+template <typename T> __device__ __forceinline__ T ga_heaviside(T x, T h0) {
+  if (x != x) return x;
+  if (x == (T)0) return h0;
+  return x < (T)0 ? (T)0 : (T)1;
+}
+
+// sin(pi x) / (pi x), 1 at 0 (NumPy's sinc)
+template <typename T> __device__ __forceinline__ T ga_sinc(T x) {
+  if (x == (T)0) return (T)1;
+  T y = (T)3.141592653589793 * x;
+  return ga_sin(y) / y;
+}
+template <typename T> __device__ __forceinline__ complex<T> ga_sinc(const complex<T> &x) {
+  if (x.re == (T)0 && x.im == (T)0) return complex<T>((T)1, (T)0);
+  complex<T> y = x * (T)3.141592653589793;
+  return ga_sin(y) / y;
+}
+
+// modified Bessel function of the first kind, order 0 (in double)
+template <typename T> __device__ __forceinline__ T ga_i0(T x) { return (T)cyl_bessel_i0((double)x); }
+
+__device__ __forceinline__ float ga_rsqrt(float x) { return rsqrtf(x); }
+__device__ __forceinline__ double ga_rsqrt(double x) { return rsqrt(x); }
+template <typename T> __device__ __forceinline__ complex<T> ga_rsqrt(const complex<T> &z) {
+  return (T)1 / ga_sqrt(z);
+}
+
+// x * 2^n with n clamped to int (past +-10000 every finite float is 0 or
+// inf already), as NumPy's ldexp with an int64 exponent
+__device__ __forceinline__ float ga_ldexp(float x, long long n) {
+  return ldexpf(x, (int)(n > 10000 ? 10000 : n < -10000 ? -10000 : n));
+}
+__device__ __forceinline__ double ga_ldexp(double x, long long n) {
+  return ldexp(x, (int)(n > 10000 ? 10000 : n < -10000 ? -10000 : n));
+}
+
+// mantissa in [0.5, 1) and exponent; infinities and NaN keep their value
+// with exponent 0, as C's frexp
+__device__ __forceinline__ float ga_frexp(float x, int *e) {
+  if (!ga_isfinite(x) || x == 0.0f) { *e = 0; return x; }
+  return frexpf(x, e);
+}
+__device__ __forceinline__ double ga_frexp(double x, int *e) {
+  if (!ga_isfinite(x) || x == 0.0) { *e = 0; return x; }
+  return frexp(x, e);
+}
+// fractional part (returned) and integral part, both with x's sign
+__device__ __forceinline__ float ga_modf(float x, float *ip) { return modff(x, ip); }
+__device__ __forceinline__ double ga_modf(double x, double *ip) { return modf(x, ip); }
+
+// The next representable value after a toward b; float16 steps its own
+// bits (its values are exact in float, so the conversions are exact)
+__device__ __forceinline__ float ga_nextafter(float a, float b) { return nextafterf(a, b); }
+__device__ __forceinline__ double ga_nextafter(double a, double b) { return nextafter(a, b); }
+__device__ __forceinline__ float ga_nextafter_h(float a, float b) {
+  if (a != a || b != b) return a + b;
+  if (a == b) return b;
+  unsigned short h = float16(a).bits;
+  if (a == 0.0f) h = (unsigned short)((b < 0.0f ? 0x8000u : 0u) | 1u);
+  else if ((a < b) == (a > 0.0f)) h = (unsigned short)(h + 1);   // away from zero
+  else h = (unsigned short)(h - 1);
+  return (float)float16::from_bits(h);
+}

@@ -1,5 +1,5 @@
 // copy.cuh: the copy engine's kernels (copy with cast, fill, arange).
-// src/copy.c instantiates one of them per dtype pair and layout class, as a
+// src/array/copy.c instantiates one of them per dtype pair and layout class, as a
 // one-line extern "C" wrapper appended after this file.
 
 // Contiguous to contiguous, V elements a thread through one vector load and

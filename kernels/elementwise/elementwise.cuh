@@ -1,4 +1,4 @@
-// elementwise.cuh: the pieces that src/elementwise.c builds ElementwiseKernel
+// elementwise.cuh: the pieces that src/elementwise/ew_codegen.c builds ElementwiseKernel
 // and ufunc kernels from. The loops themselves are generated (the user's
 // operation, loop_prep and after_loop are spliced in as text, as CuPy
 // does); what they share lives here: the index object, raw array views,

@@ -1,9 +1,9 @@
-// reduction.cuh: the reduction engine's kernels (src/reduction.c) and the
+// reduction.cuh: the reduction engine's kernels (src/reduction/reduction.c) and the
 // helpers the built-in reductions are written with (lua/gpuarray/reductions.lua).
 //
 // A reduction is an op (identity, combine), an input side that maps elements
 // to the reduce type, and an output side that post-maps and stores. The
-// generated wrapper (src/reduction_gen.c) defines them as small structs:
+// generated wrapper (src/reduction/reduction_codegen.c) defines them as small structs:
 //   Op:  acc_t, identity(), lift(v), value(a), combine(a, b)
 //   In:  row_t row(o); vals_t<V>; load<V, DIRECT>(vals, row, r);
 //        fold<V, COL>(acc[V], vals, row, r)
@@ -72,7 +72,7 @@ __device__ __forceinline__ T ga_warp_inscan_sum(T x) {
 
 // ---------------------------------------------------------------------------
 // Byte offsets of the NOP operands at linear index i, for a space padded
-// with outer axes of length 1 (src/reduction.c pads to 4 or 8 axes): once
+// with outer axes of length 1 (src/reduction/reduction.c pads to 4 or 8 axes): once
 // the index left is 0 every remaining coordinate is 0, so the padding costs
 // one test, and one program serves 1 to ND real axes.
 template <int ND, int NOP>

@@ -1,4 +1,4 @@
-// scan.cuh: cumulative sums and products along one axis (src/scan.c), after
+// scan.cuh: cumulative sums and products along one axis (src/scan/scan.c), after
 // common.cuh and reduction.cuh (shuffles, ga_r_add / ga_r_mul).
 //
 // Two kernel shapes:

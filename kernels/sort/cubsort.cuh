@@ -1,4 +1,4 @@
-// cubsort.cuh: the sort engine's CUB path (src/engine/sort_cub.c), after
+// cubsort.cuh: the sort engine's CUB path (src/sort/sort_cub.c), after
 // common.cuh and radix.cuh; compiled with the toolkit's CCCL headers.
 //
 // CUB's onesweep radix sort (Adinets & Merrill 2022), its agents driven by

@@ -1,4 +1,4 @@
-// radix.cuh: the sort engine's kernels (src/engine/sort.c), after common.cuh.
+// radix.cuh: the sort engine's kernels (src/sort/sort.c), after common.cuh.
 //
 // A stable LSD radix sort with 8-bit digits, one kernel per digit ("onesweep"):
 //  - every dtype maps to an unsigned key whose unsigned order is NumPy's

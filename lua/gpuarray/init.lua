@@ -5,12 +5,20 @@
 local core = require "gpuarray.core"
 local internal = require "gpuarray.internal"
 
+-- The C module holds the public functions, plus one private table per
+-- feature room or layer (core.elementwise, core.runtime, ...) and core._test
+-- for the hooks of specs, fuzzers, bench and tools; the private tables share
+-- one metatable, which is how they stay off the public table.
+local PRIVATE = getmetatable(core._test)
 local ga = {}
 for name, value in pairs(core) do
-  if name:sub(1, 1) ~= "_" and name ~= "methods" then ga[name] = value end
+  local private = type(value) == "table" and getmetatable(value) == PRIVATE
+  if name:sub(1, 1) ~= "_" and name ~= "methods" and not private then
+    ga[name] = value
+  end
 end
--- The one private field: the C core with its test hooks. What the Lua
--- submodules share lives in gpuarray.internal, off the public table.
+-- The one private field: the C core. What the Lua submodules share lives
+-- in gpuarray.internal, off the public table.
 ga._core = core
 ga.methods = core.methods  -- ndarray methods; submodules add theirs here
 
@@ -70,6 +78,7 @@ require("gpuarray.binary")(ga)
 require("gpuarray.reduction.builtins")(ga)
 require("gpuarray.blas.products")(ga)
 require("gpuarray.blas.einsum")(ga)
+require("gpuarray.math")(ga)
 require("gpuarray.solver")(ga)
 require("gpuarray.random")(ga)
 require("gpuarray.fft")(ga)

@@ -2,7 +2,41 @@
 -- one private field, `ga._core`). Also the registry of definitions the
 -- submodules build (ufuncs, reductions, select kernels, the formatter), for
 -- specs and tools: `require("gpuarray.internal").ufunc_defs`.
+local core = require "gpuarray.core"
 local internal = {}
+
+--- Every ufunc's definition, by the ufunc (the built-ins and scipy.special's):
+-- fuse traces a call of any of them from its definition
+internal.ufunc_def_of = setmetatable({}, { __mode = "k" })
+--- C's dtype table (src/array/dtype_table.c), the one list of the dtypes'
+-- names, itemsizes, kinds, C types and type chars: dtypes[id + 1] and
+-- dtypes[name] are {id=, name=, itemsize=, kind=, ctype=, char=}.
+internal.dtypes = core.ndarray.dtypes
+--- ... and its columns by name: CTYPE.float32 == "float", KIND.uint8 == "u",
+-- SIZE.complex64 == 8; CHARS maps a type char to its name (CHARS.f == "float32")
+internal.CTYPE, internal.KIND, internal.SIZE, internal.CHARS = {}, {}, {}, {}
+for _, d in ipairs(internal.dtypes) do
+  internal.CTYPE[d.name], internal.KIND[d.name], internal.SIZE[d.name] = d.ctype, d.kind, d.itemsize
+  internal.CHARS[d.char] = d.name
+end
+
+--- The one dispatch point of tracing (ga.fuse now; lazy evaluation later).
+-- While a tracer is set, every traceable call offers it its arguments
+-- first: a ufunc call (what = "ufunc", f = the ufunc) and a built-in
+-- reduction called with no ndarray (what = "reduce", f = its name) from C,
+-- ga.where and ga.clip (what = "where", "clip") from Lua. The tracer is a
+-- function tracer(what, f, ...) returning true and the results when it
+-- takes the call, false when none of its values is among the arguments
+-- (the call then runs as usual). Nothing else is patched: set_tracer is the
+-- only switch, and it returns the tracer it replaced, for nesting.
+internal.tracer = nil
+
+function internal.set_tracer(t)
+  local prev = internal.tracer
+  internal.tracer = t
+  core.ndarray.set_tracer(t)
+  return prev
+end
 
 --- Raise a gpuarray error (the message names the function).
 function internal.fail(msg)
@@ -30,6 +64,27 @@ function internal.check_out(out, shape, fname)
                                                                            internal.shape_str(shape)))
   end
   return out
+end
+
+--- The byte range [lo, hi) an array can reach
+local function span(x)
+  local lo, hi = x.data_ptr, x.data_ptr + x.itemsize
+  local sh, st = x.shape, x.strides
+  for d = 1, #sh do
+    if sh[d] == 0 then return 0, 0 end
+    local e = (sh[d] - 1) * st[d]
+    if e < 0 then lo = lo + e else hi = hi + e end
+  end
+  return lo, hi
+end
+
+--- Whether two arrays may share memory (their byte ranges meet): an out=
+-- that overlaps an input is written last or through a copy
+function internal.overlaps(x, y)
+  if not (internal.is_array(x) and internal.is_array(y)) then return false end
+  local a0, a1 = span(x)
+  local b0, b1 = span(y)
+  return a0 < b1 and b0 < a1
 end
 
 --- An options argument: nil (no options) or a table, else a gpuarray: error

@@ -46,7 +46,7 @@ end
 local function headers()
   local h = {}
   for _, name in ipairs({ "common", "math", "elementwise" }) do
-    local ok, src = pcall(core._kernel_source, name)
+    local ok, src = pcall(core.compile.kernel_source, name)
     if ok then h[#h + 1] = src end
   end
   return table.concat(h, "\n")
@@ -54,7 +54,7 @@ end
 
 local function compile(mocks)
   local src = headers() .. "\n" .. require("gpuarray.internal").select_defs.preamble .. table.concat(mocks)
-  return core._compile(src, nil, 90)
+  return core._test.compile(src, nil, 90)
 end
 
 describe("select kernels compile for sm_90", function()

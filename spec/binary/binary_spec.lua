@@ -115,8 +115,10 @@ describe("bit operations on the GPU", function()
       return c
     end
     for _, dt in ipairs({ "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32" }) do
-      local lo = dt:match("^u") and 0 or -1000
-      local x = ga.array(helper.random_table({ 50 }, function() return math.random(lo, 1000) end), dt)
+      local bits = tonumber(dt:match("%d+"))
+      local hi = bits >= 32 and 1 << 30 or (dt:match("^u") and (1 << bits) - 1 or (1 << (bits - 1)) - 1)
+      local lo = dt:match("^u") and 0 or -hi - 1
+      local x = ga.array(helper.random_table({ 50 }, function() return math.random(lo, hi) end), dt)
       local want = {}
       for i, v in ipairs(flat(x)) do want[i] = popcount(v) end
       local got = ga.bitwise_count(x)

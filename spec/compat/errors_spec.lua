@@ -46,7 +46,7 @@ describe("compat: argument errors name the function", function()
     { function() ga.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "r", 5) end,
       "r: options must be a table, got number" },
     { function() ga.broadcast_arrays(EMPTY, 3) end, "broadcast_arrays: argument 2 is not an ndarray" },
-    { function() EMPTY:round(1, 2) end, "around: options must be a table, got number" },
+    { function() EMPTY:round(1, 2) end, "around: out must be an ndarray or nil, got 2" },
   }
 
   it("raises gpuarray errors, not luaL_check* ones", function()

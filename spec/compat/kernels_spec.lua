@@ -17,9 +17,9 @@ describe("compat: ElementwiseKernel parameters", function()
     for _, layout in ipairs { { layout = "flat", vec = 4 }, { layout = "strided", nd = 2 } } do
       layout.types = { "float32", "int32", "float32" }
       layout.scalar = { false, true }
-      local src = k:_source(layout)
+      local src = core._test.elementwise_kernel_source(k, layout)
       assert.is_nil(src:find("[^_%w]n%s*=", 1), "generated code assigns its own n")
-      assert.is_true(core._compile(src, nil, 90) > 0)
+      assert.is_true(core._test.compile(src, nil, 90) > 0)
     end
     local r = ga.ReductionKernel("T x, int32 n", "T y", "x * (T)n", "a + b", "y = a", "0", "sum_n")
     assert.equal("gpuarray.ReductionKernel(sum_n)", tostring(r))
@@ -35,7 +35,7 @@ describe("compat: ElementwiseKernel parameters", function()
     helper.assert_gaerror(function() ga.ReductionKernel("Tx x", "T y", "x", "a + b", "y = a", "0", "r") end,
                           "unknown type 'Tx'")
     -- one letter is a placeholder, as in CuPy
-    assert.same({ name = "x", type = "U", raw = false }, core._parse_params("U x")[1])
+    assert.same({ name = "x", type = "U", raw = false }, core._test.parse_params("U x")[1])
   end)
 
   gpu_it("runs a kernel with an int32 n", function()

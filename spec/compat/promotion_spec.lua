@@ -64,7 +64,7 @@ describe("compat: a {re, im} pair in where and clip", function()
 end)
 
 describe("compat: ufunc loops picked by dtype=", function()
-  local function resolve(name, ...) return ga[name]:_resolve(...) end
+  local function resolve(name, ...) return ga._core.elementwise.resolve(ga[name], ...) end
 
   it("takes the loop giving that dtype whose inputs the operands cast to safely", function()
     -- NumPy's type_tuple_type_resolver: divide's BB->d for uint8 and 3

@@ -29,13 +29,13 @@ end
 
 describe("compile", function()
   it("reports the NVRTC version", function()
-    assert.matches("^%d+%.%d+$", core._nvrtc_version())
+    assert.matches("^%d+%.%d+$", core._test.nvrtc_version())
   end)
 
   it("compiles a valid kernel for sm_90", function()
-    local size = core._compile(GOOD, nil, 90)
+    local size = core._test.compile(GOOD, nil, 90)
     assert.is_true(math.type(size) == "integer" and size > 0)
-    assert.is_true(core._compile(GOOD, {}, 90) > 0)
+    assert.is_true(core._test.compile(GOOD, {}, 90) > 0)
   end)
 
   it("compiles C++17 by default and accepts the caller's -std", function()
@@ -45,26 +45,26 @@ template <typename T> __device__ T twice(T v) {
 }
 extern "C" __global__ void k(float *x) { x[0] = twice(x[0]); }
 ]]
-    assert.is_true(core._compile(src, nil, 90) > 0)
-    assert.is_true(core._compile(src, { "-std=c++20" }, 90) > 0)
+    assert.is_true(core._test.compile(src, nil, 90) > 0)
+    assert.is_true(core._test.compile(src, { "-std=c++20" }, 90) > 0)
   end)
 
   it("falls back to PTX for an arch newer than NVRTC knows", function()
-    assert.is_true(core._compile(GOOD, nil, 990) > 0)
+    assert.is_true(core._test.compile(GOOD, nil, 990) > 0)
   end)
 
   it("lets the caller's -arch win", function()
-    assert.is_true(core._compile(GOOD, { "-arch=sm_90a" }, 90) > 0)
+    assert.is_true(core._test.compile(GOOD, { "-arch=sm_90a" }, 90) > 0)
   end)
 
   it("raises for an arch older than NVRTC supports", function()
-    local err = errmsg(core._compile, GOOD, nil, 30)
+    local err = errmsg(core._test.compile, GOOD, nil, 30)
     assert.matches("^gpuarray: ", err)
     assert.is_true(has(err, "sm_30"))
   end)
 
   it("raises with NVRTC's log and the offending source lines", function()
-    local err = errmsg(core._compile, BAD, nil, 90)
+    local err = errmsg(core._test.compile, BAD, nil, 90)
     assert.matches("^gpuarray: ", err)
     assert.is_true(has(err, "compile error"), err)
     assert.is_true(has(err, "line 3: x[i] = x[i] +* ;"), err)
@@ -74,20 +74,20 @@ extern "C" __global__ void k(float *x) { x[0] = twice(x[0]); }
   end)
 
   it("quotes a line once even with several errors on it", function()
-    local err = errmsg(core._compile, 'extern "C" __global__ void k() { a = b; }\n', nil, 90)
+    local err = errmsg(core._test.compile, 'extern "C" __global__ void k() { a = b; }\n', nil, 90)
     local _, n = err:gsub("line 1: ", "")
     assert.equal(1, n)
   end)
 
   it("raises for a bad option, naming it", function()
-    local err = errmsg(core._compile, GOOD, { "--no-such-option" }, 90)
+    local err = errmsg(core._test.compile, GOOD, { "--no-such-option" }, 90)
     assert.matches("^gpuarray: ", err)
     assert.is_true(has(err, "--no-such-option"), err)
     assert.is_true(has(err, "option"), err)
   end)
 
   it("requires options to be strings", function()
-    assert.matches("^gpuarray: .*not a string", errmsg(core._compile, GOOD, { 3 }, 90))
+    assert.matches("^gpuarray: .*not a string", errmsg(core._test.compile, GOOD, { 3 }, 90))
   end)
 
   it("names the cache directory", function()
@@ -103,30 +103,30 @@ end)
 
 describe("cache key hash", function()
   it("is 128 bits of hex and deterministic", function()
-    local h = core._hash(GOOD)
+    local h = core._test.hash(GOOD)
     assert.matches("^%x+$", h)
     assert.equal(32, #h)
-    assert.equal(h, core._hash(GOOD))
-    assert.equal(32, #core._hash(""))
+    assert.equal(h, core._test.hash(GOOD))
+    assert.equal(32, #core._test.hash(""))
   end)
 
   it("changes with any byte, the length, and position", function()
-    local base = core._hash(GOOD)
+    local base = core._test.hash(GOOD)
     for i = 1, #GOOD, 7 do
       local c = GOOD:sub(i, i)
       local changed = GOOD:sub(1, i - 1) .. string.char((c:byte() + 1) % 256) .. GOOD:sub(i + 1)
-      assert.are_not.equal(base, core._hash(changed))
+      assert.are_not.equal(base, core._test.hash(changed))
     end
-    assert.are_not.equal(base, core._hash(GOOD .. "\0"))
-    assert.are_not.equal(core._hash(""), core._hash("\0"))
-    assert.are_not.equal(core._hash("ab"), core._hash("ba"))
+    assert.are_not.equal(base, core._test.hash(GOOD .. "\0"))
+    assert.are_not.equal(core._test.hash(""), core._test.hash("\0"))
+    assert.are_not.equal(core._test.hash("ab"), core._test.hash("ba"))
   end)
 
   it("does not collide on many similar strings", function()
     local seen = {}
     for i = 1, 20000 do
       for _, s in ipairs({ tostring(i), ("x"):rep(i % 40) .. i, "kernel_" .. i .. "_float32" }) do
-        local h = core._hash(s)
+        local h = core._test.hash(s)
         assert.is_true(seen[h] == nil or seen[h] == s, "collision: " .. s)
         seen[h] = s
         -- both 64-bit halves must vary on their own
@@ -178,50 +178,50 @@ describe("disk cache", function()
   local IMAGE = "\127ELF\0\1\2binary\0with\0nuls" .. ("\255"):rep(1000)
 
   it("writes atomically and reads back the image and lowered names", function()
-    assert.is_true(core._disk_cache_write(dir, "key-1", IMAGE, { "_Z3fooIfEvPT_", "_Z3barv" }))
-    assert.same({ core._hash("key-1") .. ".bin" }, entries(dir))   -- no temp file left
-    local image, names = core._disk_cache_read(dir, "key-1")
+    assert.is_true(core._test.disk_cache_write(dir, "key-1", IMAGE, { "_Z3fooIfEvPT_", "_Z3barv" }))
+    assert.same({ core._test.hash("key-1") .. ".bin" }, entries(dir))   -- no temp file left
+    local image, names = core._test.disk_cache_read(dir, "key-1")
     assert.equal(IMAGE, image)
     assert.same({ "_Z3fooIfEvPT_", "_Z3barv" }, names)
   end)
 
   it("reads nothing for a missing entry", function()
-    assert.is_nil(core._disk_cache_read(dir, "never-written"))
-    assert.is_true(core._disk_cache_write(dir, "key-1", IMAGE))
-    assert.is_nil(core._disk_cache_read(dir, "key-2"))
-    local image, names = core._disk_cache_read(dir, "key-1")
+    assert.is_nil(core._test.disk_cache_read(dir, "never-written"))
+    assert.is_true(core._test.disk_cache_write(dir, "key-1", IMAGE))
+    assert.is_nil(core._test.disk_cache_read(dir, "key-2"))
+    local image, names = core._test.disk_cache_read(dir, "key-1")
     assert.equal(IMAGE, image)
     assert.same({}, names)
   end)
 
   it("rejects corrupt, truncated and misplaced files, then overwrites them", function()
-    assert.is_true(core._disk_cache_write(dir, "key-1", IMAGE, { "k" }))
-    local path = dir .. "/" .. core._hash("key-1") .. ".bin"
+    assert.is_true(core._test.disk_cache_write(dir, "key-1", IMAGE, { "k" }))
+    local path = dir .. "/" .. core._test.hash("key-1") .. ".bin"
     local good = read_file(path)
 
     -- one flipped byte in the image
     local i = #good - 10
     write_file(path, good:sub(1, i - 1) .. string.char((good:byte(i) + 1) % 256) .. good:sub(i + 1))
-    assert.is_nil(core._disk_cache_read(dir, "key-1"))
+    assert.is_nil(core._test.disk_cache_read(dir, "key-1"))
     -- truncated, a header alone, empty, garbage
     for _, s in ipairs({ good:sub(1, #good - 1), good:sub(1, 64), "", ("z"):rep(4096) }) do
       write_file(path, s)
-      assert.is_nil(core._disk_cache_read(dir, "key-1"))
+      assert.is_nil(core._test.disk_cache_read(dir, "key-1"))
     end
     -- a whole file under another key's name
-    write_file(dir .. "/" .. core._hash("key-2") .. ".bin", good)
-    assert.is_nil(core._disk_cache_read(dir, "key-2"))
+    write_file(dir .. "/" .. core._test.hash("key-2") .. ".bin", good)
+    assert.is_nil(core._test.disk_cache_read(dir, "key-2"))
 
     -- a fresh write replaces the bad file
     write_file(path, "junk")
-    assert.is_true(core._disk_cache_write(dir, "key-1", IMAGE, { "k" }))
-    assert.equal(IMAGE, (core._disk_cache_read(dir, "key-1")))
+    assert.is_true(core._test.disk_cache_write(dir, "key-1", IMAGE, { "k" }))
+    assert.equal(IMAGE, (core._test.disk_cache_read(dir, "key-1")))
   end)
 
   it("skips silently when the directory cannot be made", function()
     write_file(root, "a plain file where the directory should be")
-    assert.is_false(core._disk_cache_write(root .. "/sub", "key-1", IMAGE))
-    assert.is_nil(core._disk_cache_read(root .. "/sub", "key-1"))
+    assert.is_false(core._test.disk_cache_write(root .. "/sub", "key-1", IMAGE))
+    assert.is_nil(core._test.disk_cache_read(root .. "/sub", "key-1"))
     os.remove(root)
   end)
 end)

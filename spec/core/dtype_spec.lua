@@ -241,7 +241,7 @@ describe("is_ndarray", function()
     assert.is_false(ga.is_ndarray(nil))
     helper.assert_gaerror(function() ga.is_ndarray() end, "is_ndarray: the value is missing")
     -- a pinned host array is array-like but no ndarray (this one over malloc'ed memory, no GPU)
-    assert.is_false(ga.is_ndarray(ga._core._pinned_test_empty({ 3 })))
+    assert.is_false(ga.is_ndarray(ga._core._test.pinned_empty({ 3 })))
   end)
 
   it("is true for ndarrays (zero-size ones need no GPU)", function()

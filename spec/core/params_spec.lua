@@ -1,10 +1,10 @@
--- CuPy-style kernel parameter lists (src/params.c): parsing, placeholders,
+-- CuPy-style kernel parameter lists (src/core/params.c): parsing, placeholders,
 -- reserved names and the errors. Runs without a GPU.
 local helper = require "helper"
 local ga = helper.ga
 local core = ga._core
 
-local parse = core._parse_params
+local parse = core._test.parse_params
 
 describe("kernel parameter lists", function()
   it("parses typed, placeholder and raw parameters", function()

@@ -24,25 +24,25 @@ end)
 
 describe("axis merging", function()
   it("merges contiguous axes for every operand", function()
-    local shape, s1 = core._merge_axes({ 2, 3, 4 }, { 48, 16, 4 })
+    local shape, s1 = core._test.merge_axes({ 2, 3, 4 }, { 48, 16, 4 })
     assert.same({ 24 }, shape)
     assert.same({ 4 }, s1)
     -- a transposed operand keeps the axes apart
-    local sh, a, b = core._merge_axes({ 3, 4 }, { 16, 4 }, { 4, 12 })
+    local sh, a, b = core._test.merge_axes({ 3, 4 }, { 16, 4 }, { 4, 12 })
     assert.same({ 3, 4 }, sh)
     assert.same({ 16, 4 }, a)
     assert.same({ 4, 12 }, b)
     -- length-1 axes vanish; broadcast (zero) strides merge with zeros
-    sh, a, b = core._merge_axes({ 1, 5, 1, 6 }, { 999, 24, 7, 4 }, { 0, 0, 0, 0 })
+    sh, a, b = core._test.merge_axes({ 1, 5, 1, 6 }, { 999, 24, 7, 4 }, { 0, 0, 0, 0 })
     assert.same({ 30 }, sh)
     assert.same({ 4 }, a)
     assert.same({ 0 }, b)
     -- negative strides merge too
-    sh, a = core._merge_axes({ 3, 4 }, { -16, -4 })
+    sh, a = core._test.merge_axes({ 3, 4 }, { -16, -4 })
     assert.same({ 12 }, sh)
     assert.same({ -4 }, a)
     -- an empty space is left as it is
-    sh = core._merge_axes({ 3, 0 }, { 0, 4 })
+    sh = core._test.merge_axes({ 3, 0 }, { 0, 4 })
     assert.same({ 3, 0 }, sh)
   end)
 
@@ -75,7 +75,7 @@ describe("axis merging", function()
         end
         return out
       end
-      local msh, mst = core._merge_axes(shape, st)
+      local msh, mst = core._test.merge_axes(shape, st)
       assert.same(offsets(shape, st), offsets(msh, mst))
     end
   end)
@@ -84,7 +84,7 @@ end)
 describe("index parsing", function()
   local ev, na = ga.ellipsis, ga.newaxis
   local function view(shape, strides, key)
-    return core._index_view(shape, strides, 8, key)
+    return core._test.index_view(shape, strides, 8, key)
   end
 
   it("selects with integers, 1-based and from the end", function()

@@ -1,8 +1,8 @@
--- The __global__ signature parser (src/sigparse.c): how RawKernel learns
+-- The __global__ signature parser (src/core/sigparse.c): how RawKernel learns
 -- the C type of each parameter, so Lua numbers convert without wrapping.
--- Pure C: runs without a GPU. core._sigparse(src) lists every kernel,
--- core._sigfind(src, name) finds the one a launch name means (binding
--- template arguments of name expressions), core._ctype(text) types one C type.
+-- Pure C: runs without a GPU. core._test.sigparse(src) lists every kernel,
+-- core._test.sigfind(src, name) finds the one a launch name means (binding
+-- template arguments of name expressions), core._test.ctype(text) types one C type.
 local core = require "gpuarray.core"
 
 local function kinds(k)
@@ -19,7 +19,7 @@ end
 
 describe("signature parser", function()
   it("reads the seeds' my_add kernel", function()
-    local ks = core._sigparse([[
+    local ks = core._test.sigparse([[
 extern "C" __global__
 void my_add(const float* x1, const float* x2, float* y) {
     int tid = blockDim.x * blockIdx.x + threadIdx.x;
@@ -50,18 +50,18 @@ void my_add(const float* x1, const float* x2, float* y) {
       { "const int", "int32" }, { "volatile unsigned", "uint32" },
     }
     for _, c in ipairs(cases) do
-      assert.equal(c[2], core._ctype(c[1]), c[1])
+      assert.equal(c[2], core._test.ctype(c[1]), c[1])
     end
     for _, t in ipairs { "float *", "const double* __restrict__", "int**", "void *" } do
-      assert.equal("pointer", core._ctype(t), t)
+      assert.equal("pointer", core._test.ctype(t), t)
     end
     for _, t in ipairs { "long double", "Foo", "float2", "__nv_bfloat16", "unsigned float", "void" } do
-      assert.is_nil(core._ctype(t), t)
+      assert.is_nil(core._test.ctype(t), t)
     end
   end)
 
   it("drops qualifiers, __restrict__ and attributes; finds pointers and names", function()
-    local k = core._sigparse([[
+    local k = core._test.sigparse([[
 extern "C" __global__ void __launch_bounds__(256, 2)
 k(const float * __restrict__ a, float *const b, volatile int* c, const int n,
   unsigned long long int m, float x[], const __grid_constant__ double g, int) {}
@@ -73,7 +73,7 @@ k(const float * __restrict__ a, float *const b, volatile int* c, const int n,
   end)
 
   it("skips comments, strings, character literals and preprocessor lines", function()
-    local ks = core._sigparse([[
+    local ks = core._test.sigparse([[
 #include <cuda_fp16.h>
 #define KERNEL(name) __global__ void name(float *p) { }
 #define LONG_MACRO(x) \
@@ -93,7 +93,7 @@ extern "C" __global__ void real(int a /* , float b */, float c // d
   end)
 
   it("finds several kernels in one source, in order, and skips function bodies", function()
-    local ks = core._sigparse([[
+    local ks = core._test.sigparse([[
 struct Pair { float a, b; __device__ float sum() const { return a + b; } };
 __device__ float helper(float x) { if (x > 0) { return x; } return -x; }
 extern "C" __global__ void first(float *x, int n) { for (int i = 0; i < n; i++) { x[i] = helper(x[i]); } }
@@ -107,11 +107,11 @@ extern "C" __global__ void third() { }
     assert.same({ "pointer", "int32" }, kinds(ks[1]))
     assert.same({ "float64" }, kinds(ks[2]))
     assert.same({}, ks[4].params)
-    assert.same({}, core._sigparse("__global__ void v(void) {}")[1].params)
+    assert.same({}, core._test.sigparse("__global__ void v(void) {}")[1].params)
   end)
 
   it("knows extern \"C\" from the declaration and from extern \"C\" { } blocks", function()
-    local ks = core._sigparse([[
+    local ks = core._test.sigparse([[
 extern "C" {
   __global__ void a(int x) {}
   namespace inner { __global__ void b(int x) {} }
@@ -133,28 +133,28 @@ __global__ void scale(T *out, const T *in, T a, U b, int n) {
 }
 extern "C" __global__ void plain(int n) {}
 ]]
-    local k = core._sigparse(src)[1]
+    local k = core._test.sigparse(src)[1]
     assert.same({ "T", "N", "U" }, k.template)
     assert.is_false(k.extern_c)
     assert.same({ "pointer", "pointer", "unknown", "unknown", "int32" }, kinds(k))
     assert.equal(1, k.params[3].tparam)
     assert.equal(3, k.params[4].tparam)
 
-    local f = core._sigfind(src, "scale<float, 4>")
+    local f = core._test.sigfind(src, "scale<float, 4>")
     assert.same({ "pointer", "pointer", "float32", "unknown", "int32" }, kinds(f))
     assert.equal("float", f.params[3].type)
-    local d = core._sigfind(src, "&scale<unsigned long, 2, double>")
+    local d = core._test.sigfind(src, "&scale<unsigned long, 2, double>")
     assert.same({ "pointer", "pointer", "uint64", "float64", "int32" }, kinds(d))
-    local p = core._sigfind(src, "scale<float*, 1>")
+    local p = core._test.sigfind(src, "scale<float*, 1>")
     assert.equal("pointer", p.params[3].kind)
-    local plain = core._sigfind(src, "plain")
+    local plain = core._test.sigfind(src, "plain")
     assert.same({ "int32" }, kinds(plain))
-    assert.is_nil(core._sigfind(src, "missing"))
-    assert.is_nil(core._sigfind(src, "plain<int>"))   -- not a template
+    assert.is_nil(core._test.sigfind(src, "missing"))
+    assert.is_nil(core._test.sigfind(src, "plain<int>"))   -- not a template
   end)
 
   it("understands simple aliases declared before the kernel", function()
-    local k = core._sigparse([[
+    local k = core._test.sigparse([[
 typedef float real;
 typedef unsigned long long index_t;
 using acc_t = double;
@@ -167,7 +167,7 @@ extern "C" __global__ void k(real a, index_t n, acc_t s, fptr p, vec2 v) {}
   end)
 
   it("marks what it cannot type as unknown rather than guessing", function()
-    local k = core._sigparse([[
+    local k = core._test.sigparse([[
 struct Params { int n; float a; };
 extern "C" __global__ void k(Params p, long double q, float2 v, const int &r, __nv_bfloat16 b) {}
 ]])[1]
@@ -183,22 +183,22 @@ extern "C" __global__ void k(Params p, long double q, float2 v, const int &r, __
       "__global__ void (int a) {}", "__global__ ;", "}}}} __global__ void k(int a) {}",
       "template <typename T __global__ void k(T a) {}", ("{"):rep(100) .. "__global__ void k(int) {}",
     } do
-      local ok, ks = pcall(core._sigparse, src)
+      local ok, ks = pcall(core._test.sigparse, src)
       assert.is_true(ok, src)
       assert.is_table(ks)
     end
-    local ks = core._sigparse("}}}} __global__ void k(int a) {}")
+    local ks = core._test.sigparse("}}}} __global__ void k(int a) {}")
     assert.equal("k", ks[1].name)
   end)
 
   it("handles very long parameter lists", function()
     local ps = {}
     for i = 1, 100 do ps[i] = "float a" .. i end
-    local k = core._sigparse("extern \"C\" __global__ void many(" .. table.concat(ps, ", ") .. ") {}")[1]
+    local k = core._test.sigparse("extern \"C\" __global__ void many(" .. table.concat(ps, ", ") .. ") {}")[1]
     assert.equal(100, #k.params)
     assert.equal("a100", k.params[100].name)
     for i = 101, 200 do ps[i] = "int b" .. i end
-    local big = core._sigparse("extern \"C\" __global__ void many(" .. table.concat(ps, ", ") .. ") {}")[1]
+    local big = core._test.sigparse("extern \"C\" __global__ void many(" .. table.concat(ps, ", ") .. ") {}")[1]
     assert.is_true(big.too_many)
   end)
 end)

@@ -52,7 +52,7 @@ describe("fft", function()
     assert.are.equal(4, fft.cache_info().max_size)
     fft.set_cache_size(16)
     helper.assert_gaerror(function() fft.set_cache_size(-1) end, "set_cache_size")
-    helper.assert_gaerror(function() fft.fft(5) end, "fft.fft: x must be an ndarray")
+    helper.assert_gaerror(function() fft.fft(5) end, "fft.fft: a must be an ndarray")
   end)
 
   for _, dt in ipairs({ "complex128", "complex64" }) do

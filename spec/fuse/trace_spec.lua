@@ -18,16 +18,16 @@ local function compile_plan(p, types)
   if p.kind == "elementwise" then
     local k = ga.ElementwiseKernel(p.in_params, p.out_params, p.operation, "fz",
                                    p.preamble ~= "" and { preamble = p.preamble } or nil)
-    return core._compile(k:_source { types = types }, {}, 90)
+    return core._test.compile(core._test.elementwise_kernel_source(k, { types = types }), {}, 90)
   end
   local k = ga.ReductionKernel(p.in_params, p.out_params, p.map, p.reduce, p.post, p.identity, "fzr",
                                { reduce_type = p.reduce_type, preamble = p.preamble })
-  return core._compile(k:_source(types), {}, 90)
+  return core._test.compile(core._test.reduction_kernel_source(k, types), {}, 90)
 end
 
 --- the eager result dtype of a binary ufunc (raises as the eager call would)
 local function eager_dtype(u, a, b)
-  return (u._resolve(u, a, b))
+  return (core.elementwise.resolve(u, a, b))
 end
 
 describe("fuse traces", function()
@@ -63,7 +63,7 @@ describe("fuse traces", function()
     assert.is_true(compile_plan(p, { "float32", "float32", "float32" }) > 0)
     -- the engine sees the output written before it is read: it is never loaded (12 bytes per element)
     local k = ga.ElementwiseKernel(p.in_params, p.out_params, p.operation, "fz")
-    local src = k:_source { types = { "float32", "float32", "float32" } }
+    local src = core._test.elementwise_kernel_source(k, { types = { "float32", "float32", "float32" } })
     assert.truthy(src:find("ga_vload(_v1[_u], _p1", 1, true))
     assert.falsy(src:find("ga_vload(_v2[_u], _p2", 1, true))
   end)
@@ -161,7 +161,7 @@ describe("fuse traces", function()
   end)
 
   it("ends in one reduction kernel with the built-ins' accumulator and result types", function()
-    local core_src = core._reduction_source
+    local core_src = core._test.reduction_source
     for _, name in ipairs { "sum", "prod", "min", "max", "all", "any", "mean" } do
       local f = ga.fuse(function(x) return ga[name](x * 1) end)
       for _, dt in ipairs(DTYPES) do
@@ -248,13 +248,40 @@ describe("fuse errors name the line", function()
       ("gpuarray: fuse: line %d: x:totable() cannot be traced"):format(line_of(helper_fn) + 1))
   end)
 
-  it("restores the ufuncs and ga functions after a failed trace", function()
+  it("patches no shared table: it goes through the one dispatch point (internal.set_tracer)", function()
     local umt = getmetatable(ga.add)
-    local call, where, sum = umt.__call, ga.where, ga.sum
+    local call, where, clip, sum = umt.__call, ga.where, ga.clip, ga.sum
+    local seen
+    local f = ga.fuse(function(x)
+      seen = { call = umt.__call, where = ga.where, clip = ga.clip, sum = ga.sum, tracer = internal.tracer }
+      return ga.sum(ga.clip(ga.where(x:gt(0), ga.sin(x), 0), 0, 1))
+    end)
+    local p = f:_trace(A "float32")
+    assert.is_truthy(p)
+    assert.are.equal(call, seen.call)
+    assert.are.equal(where, seen.where)
+    assert.are.equal(clip, seen.clip)
+    assert.are.equal(sum, seen.sum)
+    assert.is_function(seen.tracer)
+    assert.is_nil(internal.tracer)
+    -- after a failed trace too
     pcall(function() return ga.fuse(function(x) return ga.sin(x)[1] end):_trace(A "float32") end)
     assert.are.equal(call, umt.__call)
     assert.are.equal(where, ga.where)
     assert.are.equal(sum, ga.sum)
+    assert.is_nil(internal.tracer)
+  end)
+
+  it("leaves calls without traced values to run as usual while it traces", function()
+    local f = ga.fuse(function(x)
+      -- no symbol among the arguments: the tracer declines, the eager code raises as it would
+      local ok, err = pcall(ga.sum, 5)
+      assert(not ok and err:find("sum: a must be an ndarray, got 5", 1, true), err)
+      ok, err = pcall(ga.add, {}, 1)
+      assert(not ok and err:find("add: argument 1", 1, true), err)
+      return x + 1
+    end)
+    assert.is_truthy(f:_trace(A "float32"))
   end)
 end)
 

@@ -1,6 +1,6 @@
 -- DLPack exchange (x:to_dlpack, ga.from_dlpack), both layouts. The checks of
 -- what a tensor may be, and who deletes it when, run without a GPU through
--- tensors made by hand (core._dlpack_make: their deleters are counted);
+-- tensors made by hand (core._test.dlpack_make: their deleters are counted);
 -- round trips over device memory are GPU specs.
 local helper = require "helper"
 local ga = helper.ga
@@ -20,14 +20,14 @@ local dl_codes = {
 -- from_dlpack(p, opts) must raise text and leave p unconsumed: its owner
 -- deletes it afterwards, and its deleter runs exactly then
 local function refused(spec, opts, text)
-  local p = core._dlpack_make(spec)
-  local before = core._dlpack_deleted()
+  local p = core._test.dlpack_make(spec)
+  local before = core._test.dlpack_deleted()
   helper.assert_gaerror(function() ga.from_dlpack(p, opts) end, text)
   collectgarbage()
   collectgarbage()
-  assert.equal(before, core._dlpack_deleted())
-  core._dlpack_delete(p, spec.versioned)
-  assert.equal(before + 1, core._dlpack_deleted())
+  assert.equal(before, core._test.dlpack_deleted())
+  core._test.dlpack_delete(p, spec.versioned)
+  assert.equal(before + 1, core._test.dlpack_deleted())
 end
 
 describe("DLPack", function()
@@ -37,7 +37,7 @@ describe("DLPack", function()
         local x = ga.empty({ 2, 0, 3 }, name)
         local p = x:to_dlpack({ versioned = versioned })
         assert.equal("userdata", type(p))
-        local t = core._dlpack_read(p, versioned)
+        local t = core._test.dlpack_read(p, versioned)
         assert.same({ code[1], code[2], 1 }, { t.code, t.bits, t.lanes }, name)
         assert.equal(KDL_CUDA, t.device_type)
         assert.equal(x.device, t.device_id)
@@ -51,7 +51,7 @@ describe("DLPack", function()
         if versioned then
           assert.same({ 1, 1, 0 }, { t.major, t.minor, t.flags })
         end
-        core._dlpack_delete(p, versioned)
+        core._test.dlpack_delete(p, versioned)
       end
     end
   end)
@@ -98,9 +98,9 @@ describe("DLPack", function()
       "DLPack version 2.3 is not supported")
     refused(with({ versioned = true, major = 0 }), { versioned = true }, "DLPack version 0.1")
     refused(with({ versioned = true, flags = READ_ONLY }), { versioned = true, copy = false }, "read-only")
-    local p = core._dlpack_make(base)   -- not consumed by the failed call: the owner deletes it
+    local p = core._test.dlpack_make(base)   -- not consumed by the failed call: the owner deletes it
     helper.assert_gaerror(function() ga.from_dlpack(p, 7) end, "expected an options table")
-    core._dlpack_delete(p, base.versioned)
+    core._test.dlpack_delete(p, base.versioned)
   end)
 
   if not ga.is_available() then
@@ -155,9 +155,9 @@ describe("DLPack", function()
   helper.gpu_it("wraps a tensor made elsewhere and deletes it exactly once", function()
     local src = random_array({ 4, 6 }, "float64")
     for _, versioned in ipairs({ false, true }) do
-      local n0 = core._dlpack_deleted()
+      local n0 = core._test.dlpack_deleted()
       -- Fortran order over src's memory: element (i, j) at i + 4 j
-      local p = core._dlpack_make({ versioned = versioned, data = src.data_ptr, code = DL_FLOAT, bits = 64,
+      local p = core._test.dlpack_make({ versioned = versioned, data = src.data_ptr, code = DL_FLOAT, bits = 64,
         shape = { 4, 6 }, strides = { 1, 4 } })
       local y = ga.from_dlpack(p, { versioned = versioned })
       assert.equal(src.data_ptr, y.data_ptr)
@@ -174,31 +174,31 @@ describe("DLPack", function()
       y = nil -- luacheck: ignore
       collectgarbage()
       collectgarbage()
-      assert.equal(n0, core._dlpack_deleted())     -- a view still uses it
+      assert.equal(n0, core._test.dlpack_deleted())     -- a view still uses it
       v:free()                                     -- v's reference goes, but v keeps y (its base)
-      assert.equal(n0, core._dlpack_deleted())
+      assert.equal(n0, core._test.dlpack_deleted())
       v = nil -- luacheck: ignore
       collectgarbage()
       collectgarbage()
-      assert.equal(n0 + 1, core._dlpack_deleted())
+      assert.equal(n0 + 1, core._test.dlpack_deleted())
       collectgarbage()
-      assert.equal(n0 + 1, core._dlpack_deleted())
+      assert.equal(n0 + 1, core._test.dlpack_deleted())
     end
   end)
 
   helper.gpu_it("copies a read-only tensor and hands it back at once", function()
     local src = random_array({ 7 }, "int32")
-    local n0 = core._dlpack_deleted()
-    local p = core._dlpack_make({ versioned = true, flags = READ_ONLY, data = src.data_ptr, code = DL_INT,
+    local n0 = core._test.dlpack_deleted()
+    local p = core._test.dlpack_make({ versioned = true, flags = READ_ONLY, data = src.data_ptr, code = DL_INT,
       bits = 32, shape = { 7 } })
     local y = ga.from_dlpack(p, { versioned = true })
-    assert.equal(n0 + 1, core._dlpack_deleted())
+    assert.equal(n0 + 1, core._test.dlpack_deleted())
     assert.are_not.equal(src.data_ptr, y.data_ptr)
     helper.assert_same(src:totable(), y:totable())
     -- copy = true copies a writable one too
-    p = core._dlpack_make({ data = src.data_ptr, code = DL_INT, bits = 32, shape = { 7 } })
+    p = core._test.dlpack_make({ data = src.data_ptr, code = DL_INT, bits = 32, shape = { 7 } })
     y = ga.from_dlpack(p, { copy = true })
-    assert.equal(n0 + 2, core._dlpack_deleted())
+    assert.equal(n0 + 2, core._test.dlpack_deleted())
     assert.are_not.equal(src.data_ptr, y.data_ptr)
     helper.assert_same(src:totable(), y:totable())
   end)

@@ -30,14 +30,14 @@ describe("examples/host", function()
     assert.is_truthy(pc:find("build/stage/include", 1, true))
     assert.is_falsy(pc:find("/src", 1, true))
     assert.is_truthy(io.open("build/stage/include/gpuarray.h")):close()
-    for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip" }) do
+    for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip", "stream_handback" }) do
       assert.is_truthy(io.open("build/examples/" .. prog), prog):close()
     end
   end)
 
   if not helper.gpu then
     it("load and skip where there is no GPU", function()
-      for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip" }) do
+      for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip", "stream_handback" }) do
         local ok, out = run(prog)
         assert(ok, out)
         assert.is_truthy(out:find(prog .. ": skipped (no CUDA device)", 1, true), out)
@@ -49,6 +49,17 @@ describe("examples/host", function()
     local ok, out = run("embed_demo")
     print(out)
     assert(ok and out:find("embed_demo: ok", 1, true), out)
+  end)
+
+  -- issue 24, defect 8: the host's stream given back (lua_close,
+  -- ga_set_stream(L, NULL)) and destroyed without ga_forget_stream, then a
+  -- new state allocating the blocks freed on it; a ga.Stream collected with
+  -- blocks freed on it cached. The pool logic is specced on the CPU in
+  -- spec/runtime/pool_streams_spec.lua ("a host's stream given back").
+  helper.gpu_it("stream_handback: a host's stream given back, destroyed, and the module used again", function()
+    local ok, out = run("stream_handback")
+    print(out)
+    assert(ok and out:find("stream_handback: ok", 1, true), out)
   end)
 
   helper.gpu_it("dlpack_roundtrip: both layouts, each deleter exactly once", function()

@@ -5,11 +5,12 @@
 local helper = require "helper"
 local ga = helper.ga
 local core = ga._core
+local ek_source = core._test.elementwise_kernel_source
 local jit = ga.jit
 local parser = require "gpuarray.jit.parser"
 
 local function compile(src)
-  return core._compile(src, {}, 90)
+  return core._test.compile(src, {}, 90)
 end
 
 --- the generated function (without the headers)
@@ -382,8 +383,8 @@ describe("jit translation", function()
       .. "out0 = _jit_r0; out1 = _jit_r1;", d.operation)
     assert.truthy(pre:find("void _jit_mix(float x, float y, double t, float *_jit_out0, float *_jit_out1)", 1, true))
     local ek = ga.ElementwiseKernel(d.in_params, d.out_params, d.operation, d.name, { preamble = d.preamble })
-    local src = ek:_source { types = { "float32", "float32", "float64", "float32", "float32" },
-                             scalar = { [3] = true } }
+    local src = ek_source(ek, { types = { "float32", "float32", "float64", "float32", "float32" },
+                             scalar = { [3] = true } })
     assert.is_true(compile(src) > 0)
     assert.falsy(src:find("ga_vload(_v3, _p3", 1, true))    -- outputs are written, never loaded
     assert.falsy(src:find("ga_vload(_v4, _p4", 1, true))

@@ -1,5 +1,5 @@
 -- ga.linalg on batches through the libraries' batched routines
--- (src/libs/solver_batched.c): more than one matrix of n <= 64 goes to
+-- (src/solver/solver_batched.c): more than one matrix of n <= 64 goes to
 -- cuBLAS's getrf/getrsBatched (solve, inv, det, slogdet) and cuSOLVER's
 -- potrfBatched (cholesky); of n <= 32 to syevjBatched (eigh, eigvalsh) and
 -- gesvdjBatched (svd); larger ones to the loop of single-matrix calls. Each
@@ -69,12 +69,12 @@ describe("linalg: batched routines", function()
         local n, nb, batch = shape[#shape], count(shape), batch_of(shape)
         local a = pivoting(shape, dt)
         -- the dispatch: int32 pivots from cuBLAS's batched LU, int64 from the loop
-        local ipiv, info = ga._core._getrf(a:copy())
+        local ipiv, info = ga._core.solver.getrf(a:copy())
         assert.are.equal(n <= 64 and nb > 1 and "int32" or "int64", ipiv.dtype, label(dt, shape, "pivots' dtype"))
         assert.are.same(cat(batch, { n }), ipiv.shape)
         assert.are.equal(0, info)
         for _, i in ipairs(ends(nb)) do
-          local one = ga._core._getrf(mat(a, i):copy())
+          local one = ga._core.solver.getrf(mat(a, i):copy())
           assert.are.same(R.values(one), R.values(vec(ipiv, i)), label(dt, shape, "pivots of matrix " .. i))
         end
         local b = rand_gpu(cat(batch, { n, 3 }), dt)

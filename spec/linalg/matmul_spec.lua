@@ -78,9 +78,9 @@ describe("linalg: matmul", function()
 
   it("the integer GEMM kernel compiles for every integer dtype and bool (NVRTC, no GPU needed)", function()
     for _, dt in ipairs({ "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64" }) do
-      assert.is_true(core._compile(core._matmul_int_source(dt), {}, 90) > 0, dt)
+      assert.is_true(core._test.compile(core._test.matmul_int_source(dt), {}, 90) > 0, dt)
     end
-    helper.assert_gaerror(function() core._matmul_int_source("float32") end, "integer or bool")
+    helper.assert_gaerror(function() core._test.matmul_int_source("float32") end, "integer or bool")
   end)
 
   for _, dt in ipairs({ "float32", "float64", "float16", "complex64", "complex128", "int32", "int8", "uint8",

@@ -157,3 +157,28 @@ describe("linalg: products", function()
     helper.assert_gaerror(function() ga.einsum("ij->z", a) end, "output index 'z'")
   end)
 end)
+
+-- issue 26: a letter written twice in one operand without "->" is summed
+-- out, as NumPy's implicit output counts every occurrence ("ii" is the
+-- trace, not the diagonal); values from NumPy 1.24 on arange inputs
+describe("einsum's repeated subscripts", function()
+  helper.gpu_it("match NumPy in every implicit and explicit form", function()
+    local a = ga.arange(9, "float64"):reshape(3, 3)
+    local b = ga.arange(27, "float64"):reshape(3, 3, 3)
+    local cases = {
+      { "ii", { a }, {}, 12.0 }, { "ii->i", { a }, { 3 }, { 0, 4, 8 } }, { "ii->", { a }, {}, 12.0 },
+      { "iij", { b }, { 3 }, { 36, 39, 42 } }, { "iji", { b }, { 3 }, { 30, 39, 48 } },
+      { "iii", { b }, {}, 39.0 }, { "iii->i", { b }, { 3 }, { 0, 13, 26 } },
+      { "iij->ij", { b }, { 3, 3 }, { { 0, 1, 2 }, { 12, 13, 14 }, { 24, 25, 26 } } },
+      { "ij,jj", { a, a }, { 3 }, { 20, 56, 92 } }, { "ii,i", { a, a[1] }, {}, 20.0 },
+      { "...ii", { b }, { 3 }, { 12, 39, 66 } }, { "jii", { b }, { 3 }, { 12, 39, 66 } },
+      { "...ii->...i", { b }, { 3, 3 }, { { 0, 4, 8 }, { 9, 13, 17 }, { 18, 22, 26 } } },
+    }
+    for _, c in ipairs(cases) do
+      local r = ga.einsum(c[1], table.unpack(c[2]))
+      assert.same(c[3], r.shape, c[1] .. " shape")
+      local got = r.ndim == 0 and r:item() or r:totable()
+      assert.same(c[4], got, c[1])
+    end
+  end)
+end)

@@ -56,3 +56,26 @@ describe("bad input", function()
     helper.assert_same({ 0, 0, 0, 0 }, y:totable())
   end)
 end)
+
+-- Each CUDA library's status names live in its room (blas/blas.c,
+-- solver/solver.c, fft/fft_plans.c, sparse/sparse.c, nccl/nccl_load.c) and
+-- are registered when the module opens; errors name the status from them.
+describe("library status names", function()
+  local status_name = ga._core._test.status_name
+
+  it("come from each library's room", function()
+    assert.equal("CUBLAS_STATUS_INVALID_VALUE", status_name("cuBLAS", 7))
+    assert.equal("CUBLAS_STATUS_EXECUTION_FAILED", status_name("cuBLAS", 13))
+    assert.equal("CUSOLVER_STATUS_ZERO_PIVOT", status_name("cuSOLVER", 10))
+    assert.equal("CUSOLVER_STATUS_INVALID_WORKSPACE", status_name("cuSOLVER", 31))
+    assert.equal("CUFFT_INVALID_SIZE", status_name("cuFFT", 8))
+    assert.equal("CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", status_name("cuSPARSE", 11))
+    assert.equal("ncclInvalidArgument", status_name("NCCL", 4))
+  end)
+
+  it("answer nil for a code the library does not have, and raise for a library none registered", function()
+    assert.is_nil(status_name("cuBLAS", 0))
+    assert.is_nil(status_name("cuFFT", 12345))
+    helper.assert_gaerror(function() status_name("cuRAND", 101) end, "status_name: no status names for 'cuRAND'")
+  end)
+end)

@@ -26,16 +26,16 @@ describe("random: Philox", function()
       { "beta", "float64" }, { "poisson", "int64" }, { "binomial", "int32" }, { "permutation", "int64" },
     }
     for _, c in ipairs(combos) do
-      local src = core._random_source(c[1], c[2], c[3])
+      local src = core._test.random_source(c[1], c[2], c[3])
       assert.is_true(src:find("extern \"C\" __global__ void k", 1, true) ~= nil)
-      local ok, err = pcall(core._compile, src, {}, 90)
+      local ok, err = pcall(core._test.compile, src, {}, 90)
       assert(ok, c[1] .. " " .. c[2] .. ": " .. tostring(err))
     end
   end)
 
   it("refuses dtypes a kind cannot produce, naming it", function()
-    helper.assert_gaerror(function() core._random_source("normal", "int32") end, "normal cannot produce int32")
-    helper.assert_gaerror(function() core._random_source("integers", "float32") end, "integer dtype")
+    helper.assert_gaerror(function() core._test.random_source("normal", "int32") end, "normal cannot produce int32")
+    helper.assert_gaerror(function() core._test.random_source("integers", "float32") end, "integer dtype")
     helper.assert_gaerror(function() ga.random.random(4, "int32") end, "float32 or float64")
     helper.assert_gaerror(function() ga.random.randint(5, 5, 3) end, "low >= high")
     helper.assert_gaerror(function() ga.random.randint(0, 300, 3, "uint8") end, "does not fit uint8")

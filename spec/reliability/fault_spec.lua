@@ -1,4 +1,4 @@
--- Fault injection (GPUARRAY_FAIL=kind:N, or core._fault(kind, N) from Lua):
+-- Fault injection (GPUARRAY_FAIL=kind:N, or core._test.fault(kind, N) from Lua):
 -- the N-th allocation, compile, launch or library-handle call fails once.
 -- Every public function must then raise a gpuarray: error, leave its
 -- arguments as they were, and leak nothing (the pool's used bytes come back).
@@ -14,23 +14,23 @@ end
 
 describe("fault injection without a GPU", function()
   after_each(function()
-    for _, k in ipairs({ "alloc", "compile", "launch", "lib" }) do core._fault(k, 0) end
+    for _, k in ipairs({ "alloc", "compile", "launch", "lib" }) do core._test.fault(k, 0) end
   end)
 
   it("fails the N-th compile once, with a gpuarray error", function()
     local src = "__global__ void k(float *x) { x[0] = %d; }"
-    core._fault("compile", 2)
-    assert.is_number(core._compile(src:format(math.random(1e6)), nil, 90))
-    helper.assert_gaerror(function() core._compile(src:format(math.random(1e6)), nil, 90) end, "injected")
-    assert.is_number(core._compile(src:format(math.random(1e6)), nil, 90))   -- once only
-    assert.equal(2, core._fault("compile", 0))          -- counted up to the one that failed
+    core._test.fault("compile", 2)
+    assert.is_number(core._test.compile(src:format(math.random(1e6)), nil, 90))
+    helper.assert_gaerror(function() core._test.compile(src:format(math.random(1e6)), nil, 90) end, "injected")
+    assert.is_number(core._test.compile(src:format(math.random(1e6)), nil, 90))   -- once only
+    assert.equal(2, core._test.fault("compile", 0))          -- counted up to the one that failed
   end)
 
   it("GPUARRAY_FAIL arms kinds for a whole process", function()
     local script = [[
       local core = require "gpuarray.core"
       local function try(i)
-        local ok, err = pcall(core._compile, ("__global__ void k%d() {}"):format(i), nil, 90)
+        local ok, err = pcall(core._test.compile, ("__global__ void k%d() {}"):format(i), nil, 90)
         io.write(ok and "ok " or (tostring(err):match("^gpuarray: .*injected") and "injected " or tostring(err)))
       end
       for i = 1, 4 do try(i) end
@@ -44,10 +44,10 @@ describe("fault injection without a GPU", function()
   end)
 
   it("counts without failing when disarmed, and knows its kinds", function()
-    core._fault("compile", 0)
-    assert.is_number(core._compile("__global__ void k() {}", nil, 90))
-    assert.equal(0, core._fault("compile", 0))          -- disarmed kinds do not count
-    helper.assert_gaerror(function() core._fault("disk", 1) end, "unknown kind")
+    core._test.fault("compile", 0)
+    assert.is_number(core._test.compile("__global__ void k() {}", nil, 90))
+    assert.equal(0, core._test.fault("compile", 0))          -- disarmed kinds do not count
+    helper.assert_gaerror(function() core._test.fault("disk", 1) end, "unknown kind")
   end)
 end)
 
@@ -105,9 +105,9 @@ local function exhaust(kind, fn, ...)
     collectgarbage()
     ga.synchronize()
     local used = pool:used_bytes()
-    core._fault(kind, n)
+    core._test.fault(kind, n)
     local ok, err = pcall(fn, table.unpack(args))
-    local calls = core._fault(kind, 0)
+    local calls = core._test.fault(kind, 0)
     if calls < n then
       assert(ok, ("%s: failed with no fault injected: %s"):format(kind, tostring(err)))
       return fired
@@ -152,8 +152,8 @@ describe("fault injection on the GPU", function()
   end)
 
   gpu_it("library-handle failures raise a gpuarray error", function()
-    if not core._blas_dot then return pending("no library call yet") end
-    exhaust("lib", function(a, b) return core._blas_dot(a, b) end, x, y)
+    if not core._test.blas_dot then return pending("no library call yet") end
+    exhaust("lib", function(a, b) return core._test.blas_dot(a, b) end, x, y)
   end)
 
   gpu_it("streams, events and pinned buffers fail cleanly too", function()

@@ -1,5 +1,5 @@
 -- GC stress: views, streams, events and pinned buffers survive collections
--- at every allocation (core._gc_stress(true), as GPUARRAY_GC_STRESS=1) and
+-- at every allocation (core._test.gc_stress(true), as GPUARRAY_GC_STRESS=1) and
 -- under the generational collector; `make gcstress` runs the whole suite
 -- both ways.
 local helper = require "helper"
@@ -14,25 +14,25 @@ end
 -- fn under each collector regime: full collections at every allocation,
 -- generational, and both
 local function each_mode(fn)
-  local was = core._gc_stress(true)
+  local was = core._test.gc_stress(true)
   local ok, err = pcall(fn)
-  core._gc_stress(false)
+  core._test.gc_stress(false)
   if ok then
     collectgarbage("generational")
     ok, err = pcall(fn)
-    core._gc_stress(true)
+    core._test.gc_stress(true)
     if ok then ok, err = pcall(fn) end
     collectgarbage("incremental")
   end
-  core._gc_stress(was)
+  core._test.gc_stress(was)
   if not ok then error(err, 0) end
 end
 
 describe("GC stress", function()
   it("the switch is readable and settable from Lua", function()
-    local was = core._gc_stress(true)
-    assert.is_true(core._gc_stress(was))
-    assert.equal(was, core._gc_stress())
+    local was = core._test.gc_stress(true)
+    assert.is_true(core._test.gc_stress(was))
+    assert.equal(was, core._test.gc_stress())
     assert.is_boolean(was)
   end)
 

@@ -8,7 +8,7 @@ local core = ga._core
 local gpu_it = helper.gpu_it
 local MS = spin.MS
 
-local empty = core._pinned_test_empty
+local empty = core._test.pinned_empty
 
 describe("pinned arrays from Lua (test pool)", function()
   it("has the fields of an array", function()
@@ -111,7 +111,7 @@ describe("pinned arrays from Lua (test pool)", function()
   end)
 
   it("frees explicitly, by <close> and __gc; views keep the memory", function()
-    local pool = core._pinned_test_pool()
+    local pool = core._test.pinned_pool()
     local used = pool:used_bytes()
     local h = empty({ 4, 256 }, "float32")
     assert.equal(used + 4096, pool:used_bytes())
@@ -169,11 +169,11 @@ describe("pinned arrays on the device #gpu", function()
     do
       local _ <close> = s:scope()
       k.spin_fill(1, 256, { y, 1, 0, 30 * MS })       -- keep s busy
-      local t0 = ga._core._now()
+      local t0 = ga._core.runtime.now()
       x:set(h)
       k.scale(80, 256, { x, y, n, 2 })
       h2 = y:get()                                   -- a new pinned array
-      local host_ms = (ga._core._now() - t0) * 1e3
+      local host_ms = (ga._core.runtime.now() - t0) * 1e3
       assert.is_true(host_ms < 20, ("x:set / y:get took %.1f ms on the host"):format(host_ms))
     end
     -- reading h2 waits for the copy

@@ -14,18 +14,18 @@ describe("sort kernels", function()
   it("compile for every dtype and pass variant", function()
     for _, dt in ipairs(R.DTYPES) do
       if dt ~= "complex128" then
-        core._compile(core._sort_source("hist", dt), {}, 90)
+        core._test.compile(core._test.sort_source("hist", dt), {}, 90)
         for _, v in ipairs({ { true, 0, true, true }, { true, 1, false, false }, { false, 2, true, false },
                              { false, 3, true, false }, { true, 1, true, false } }) do
-          assert.is_true(core._compile(core._sort_source("pass", dt, table.unpack(v)), {}, 90) > 0, dt)
+          assert.is_true(core._test.compile(core._test.sort_source("pass", dt, table.unpack(v)), {}, 90) > 0, dt)
         end
       end
       for _, right in ipairs({ false, true }) do
-        assert.is_true(core._compile(core._sort_source("search", dt, right), {}, 90) > 0, dt)
+        assert.is_true(core._test.compile(core._test.sort_source("search", dt, right), {}, 90) > 0, dt)
       end
-      assert.is_true(core._compile(core._sort_source("flags", dt), {}, 90) > 0, dt)
+      assert.is_true(core._test.compile(core._test.sort_source("flags", dt), {}, 90) > 0, dt)
     end
-    assert.is_true(core._compile(core._sort_source("scan", "uint8"), {}, 90) > 0)
+    assert.is_true(core._test.compile(core._test.sort_source("scan", "uint8"), {}, 90) > 0)
   end)
 
   -- one NVRTC compile of every CUB-path kernel (sort_cub.c): the variants
@@ -41,10 +41,10 @@ describe("sort kernels", function()
         end
       end
     end
-    local src, opts = core._sort_cub_source(list)
+    local src, opts = core._test.sort_cub_source(list)
     assert.is_string(src, "the toolkit's CCCL headers were not found")
-    assert.is_true(core._compile(src, opts, 90) > 0)
-    helper.assert_gaerror(function() core._sort_cub_source({ { "pass", "bogus" } }) end, "bogus")
+    assert.is_true(core._test.compile(src, opts, 90) > 0)
+    helper.assert_gaerror(function() core._test.sort_cub_source({ { "pass", "bogus" } }) end, "bogus")
   end)
 
   it("rejects bad arguments before touching the device", function()

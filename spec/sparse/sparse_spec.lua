@@ -33,8 +33,8 @@ describe("ga.sparse", function()
   it("the scatter-add kernel compiles for every value dtype", function()
     local k = ga.sparse._impl.add_kernel()
     for _, t in ipairs({ "float32", "float64", "complex64", "complex128" }) do
-      local src, opts = k:_source({ types = { "int64", t, t }, layout = "flat", vec = 1 })
-      assert.is_true(core._compile(src, opts, 90) > 0, t)
+      local src, opts = core._test.elementwise_kernel_source(k, { types = { "int64", t, t }, layout = "flat", vec = 1 })
+      assert.is_true(core._test.compile(src, opts, 90) > 0, t)
     end
   end)
 

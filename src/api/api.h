@@ -37,9 +37,9 @@ int ga_api_is_options(lua_State *L, int idx);
 void ga_api_check_options(lua_State *L, int idx, const ga_decl *d, const char *fname);
 
 /* The registry key of the table of object types by name: checker functions
-** set by core._api.set_type */
+** set by core.api.set_type */
 extern const char ga_api_types_key;
 
-void ga_open_api(lua_State *L);   /* core._api */
+void ga_open_api(lua_State *L);   /* core.api */
 
 #endif

@@ -1,5 +1,5 @@
 /*
-** api_lua.c: declarations as Lua values and bound functions (core._api):
+** api_lua.c: declarations as Lua values and bound functions (core.api):
 **   parse(text) -> decl          a declaration, parsed once
 **   bind(decl, impl) -> f        f(...) applies decl, then impl(values...)
 **   apply(decl, ...) -> values   the binder alone (for specs and methods)
@@ -257,7 +257,5 @@ void ga_open_api(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &ga_api_types_key);
   }
   lua_pop(L, 1);
-  lua_newtable(L);
-  ga_setfuncs(L, api_funcs);
-  lua_setfield(L, -2, "_api");
+  ga_setprivate(L, "api", api_funcs);
 }

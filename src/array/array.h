@@ -203,6 +203,11 @@ void ga_new_arraylike(lua_State *L, const char *mt, const ga_arraylike *t);
 int ga_result_type(lua_State *L, int first, int n, const char *fname);
 
 void ga_open_dtype(lua_State *L);     /* into the module table on top */
+/* dtype_table.c: NumPy's type character of each dtype ("?bhilBHILefdFD", by
+** id), the dtype of one (-1: none), and core.ndarray.dtypes */
+extern const char ga_dtype_chars[GA_NDTYPES + 1];
+int ga_dtype_of_char(char c);
+void ga_open_dtype_table(lua_State *L);
 void ga_open_shape(lua_State *L);
 void ga_open_scalar(lua_State *L);
 void ga_open_ndarray(lua_State *L);   /* metatable, methods */
@@ -210,6 +215,20 @@ void ga_open_transfer(lua_State *L);
 void ga_open_create(lua_State *L);
 void ga_open_index(lua_State *L);
 void ga_open_copy(lua_State *L);
+
+/* params_lua.c: kernel parameter lists (core/params.c) read for the
+** user-kernel engines (ElementwiseKernel, ReductionKernel): parsed, or a
+** gpuarray error raised */
+void ga_parse_params_or_raise(lua_State *L, const char *s, ga_paramlist *out, const char *fname);
+/* The arguments of a user kernel's k:compile(dtype...) (from stack slot 2):
+** one dtype per input, or per input and output. Fills dt[] (-1 for outputs
+** not given) and returns how many were given; raises on a wrong count or a
+** value that is not a dtype. */
+int ga_compile_dtypes(lua_State *L, const char *kname, int nin, int nout, int *dt);
+/* Both lists of a user kernel, checked to share no name */
+void ga_kernel_params(lua_State *L, const char *in_s, const char *out_s, ga_paramlist *in, ga_paramlist *out,
+                      const char *fname);
+void ga_open_params(lua_State *L);
 
 /* The ndarray method table (upvalue of __index): files add their methods */
 void ga_push_methods(lua_State *L);

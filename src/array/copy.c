@@ -8,7 +8,7 @@
 **     (transposes), so that reads and writes are both coalesced;
 **   - a strided kernel over the merged iteration space otherwise, with
 **     32-bit indexing when offsets fit.
-** Kernels come from kernels/copy.cuh, one instantiation per dtype pair and
+** Kernels come from kernels/copy/copy.cuh, one instantiation per dtype pair and
 ** layout class, memoised in kcache.
 */
 #include <string.h>
@@ -310,19 +310,11 @@ static int l_copy_wrapper(lua_State *L) {
   return 1;
 }
 
-static int l_kernel_source(lua_State *L) {
-  const char *src = ga_kernel_source(luaL_checkstring(L, 1));
-  if (!src) ga_error(L, "_kernel_source: no kernels/%s.cuh", lua_tostring(L, 1));
-  lua_pushstring(L, src);
-  return 1;
-}
-
-static const luaL_Reg copy_funcs[] = {
-  {"_copy_wrapper", l_copy_wrapper},
-  {"_kernel_source", l_kernel_source},
+static const luaL_Reg copy_funcs_test[] = {
+  {"copy_wrapper", l_copy_wrapper},
   {NULL, NULL}
 };
 
 void ga_open_copy(lua_State *L) {
-  ga_setfuncs(L, copy_funcs);
+  ga_setprivate(L, GA_TEST, copy_funcs_test);
 }

@@ -264,15 +264,15 @@ static int sentinel_tostring(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg index_funcs[] = {
-  {"_index_view", l_index_view},
+static const luaL_Reg index_funcs_test[] = {
+  {"index_view", l_index_view},
   {NULL, NULL}
 };
 
 static const char sentinels_key = 's';
 
 void ga_open_index(lua_State *L) {
-  ga_setfuncs(L, index_funcs);
+  ga_setprivate(L, GA_TEST, index_funcs_test);
   if (luaL_newmetatable(L, GA_SENTINEL_MT)) {
     lua_pushcfunction(L, sentinel_tostring);
     lua_setfield(L, -2, "__tostring");

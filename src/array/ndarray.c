@@ -588,7 +588,7 @@ void ga_new_arraylike(lua_State *L, const char *mt, const ga_arraylike *t) {
     {"__gc", t->release}, {"__close", t->release}, {"__newindex", t->newindex}, {"__len", t->len},
     {"__tostring", t->tostring}, {NULL, NULL}
   };
-  ga_new_type_over(L, mt, meta, t->index);
+  ga_new_type(L, mt, meta, NULL, t->index);
 }
 
 static const ga_arraylike ndarray_type = {l_release, l_index, l_newindex, l_len, l_tostring};

@@ -749,8 +749,12 @@ static const luaL_Reg array_methods[] = {
 static const luaL_Reg pinned_funcs[] = {
   {"pinned_empty", l_pinned_empty},
   {"get_default_pinned_memory_pool", l_get_default_pinned_memory_pool},
-  {"_pinned_test_empty", l_pinned_test_empty},
-  {"_pinned_test_pool", l_pinned_test_pool},
+  {NULL, NULL}
+};
+
+static const luaL_Reg pinned_funcs_test[] = {
+  {"pinned_empty", l_pinned_test_empty},
+  {"pinned_pool", l_pinned_test_pool},
   {NULL, NULL}
 };
 
@@ -772,4 +776,5 @@ void ga_open_pinned(lua_State *L) {
   ga_setfuncs(L, array_methods);     /* x:get */
   lua_pop(L, 1);
   ga_setfuncs(L, pinned_funcs);
+  ga_setprivate(L, GA_TEST, pinned_funcs_test);
 }

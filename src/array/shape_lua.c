@@ -56,10 +56,15 @@ static int l_merge_axes(lua_State *L) {
 
 static const luaL_Reg shape_funcs[] = {
   {"broadcast_shapes", l_broadcast_shapes},
-  {"_merge_axes", l_merge_axes},
+  {NULL, NULL}
+};
+
+static const luaL_Reg shape_funcs_test[] = {
+  {"merge_axes", l_merge_axes},
   {NULL, NULL}
 };
 
 void ga_open_shape(lua_State *L) {
   ga_setfuncs(L, shape_funcs);
+  ga_setprivate(L, GA_TEST, shape_funcs_test);
 }

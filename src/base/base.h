@@ -17,7 +17,6 @@
 #include <cuda.h>               /* driver types only: the module never links libcuda */
 #include <cuda_runtime_api.h>
 
-#define GA_VERSION "0.1.0"
 #define GA_MAXDIM 32
 
 /* ===================================================================== */
@@ -40,6 +39,7 @@ typedef struct ga_state {
   const void *array_mt;   /* the ndarray metatable (identity), set by ga_open_ndarray */
   ga_capture *capture;    /* the stream capture this state began (graph.c), or NULL */
   int api_depth;          /* 1 while a declared public function runs (api/binder.c) */
+  int tracing;            /* a tracer is set (ga_trace_offer) */
 } ga_state;
 
 /* The context of L; every C function of the module has it as upvalue 1,
@@ -51,12 +51,26 @@ void ga_state_push(lua_State *L);       /* the context userdata, for closures */
 ga_state *ga_state_open(lua_State *L);
 
 /* Lua functions that C calls back, in fixed slots of the state (set from
-** Lua once, with core._set_hooks{repr = f, ...}), never looked up by name
+** Lua once, with core.ndarray.set_hooks{repr = f, ...}), never looked up by name
 ** on a hot path */
-typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_NHOOKS } ga_hook;
+typedef enum { GA_HOOK_REPR, GA_HOOK_INDEX_GET, GA_HOOK_INDEX_SET, GA_HOOK_TRACE, GA_NHOOKS } ga_hook;
 /* Push hook h; returns 0 (and pushes nothing) when it was never set */
 int ga_push_hook(lua_State *L, ga_hook h);
-void ga_open_state(lua_State *L);      /* core._set_hooks */
+void ga_open_state(lua_State *L);      /* core.ndarray.set_hooks, .set_tracer */
+
+/* The one dispatch point of tracing (ga.fuse now, lazy evaluation later).
+** core.ndarray.set_tracer(t) (lua/gpuarray/internal.lua's set_tracer, never
+** called directly) sets the state's tracer, a function
+**   t(what, f, ...) -> true, results...  |  false
+** that is offered a call before it runs: what = "ufunc" (f the ufunc, from
+** its __call), "reduce" (f the reduction's name, from ga.sum(x) and the
+** other built-ins when x is no ndarray), "where" and "clip" (from the Lua
+** functions). A tracer that finds none of its values among the arguments
+** answers false and the call runs as usual. ga_trace_offer calls it with
+** what, the value at f and the values first..last; it returns the count of
+** results left on top of the stack, or -1 (nothing left) when the call is
+** the caller's to run. Call it only while ctx->tracing. */
+int ga_trace_offer(lua_State *L, const char *what, int f, int first, int last);
 
 /* t.k = v for the table t on top (result tables of the module) */
 void ga_setint(lua_State *L, const char *k, lua_Integer v);
@@ -65,17 +79,25 @@ void ga_setstr(lua_State *L, const char *k, const char *v);
 
 /* Register funcs into the table on top with the context as their upvalue */
 void ga_setfuncs(lua_State *L, const luaL_Reg *funcs);
-/* Metatable mt with the metamethods meta (context upvalue) and an __index
-** closure index(self, key) over the context and a table of methods */
+/* The private surface: funcs go into core.<room> (the module table on top;
+** the room's table made on first use), never onto the public ga table.
+** One table per feature room or layer that the Lua side calls
+** (core.elementwise.ufunc, core.runtime.now, ...), and GA_TEST ("_test")
+** for the hooks only specs, fuzzers, bench and tools call. Every such table
+** has the metatable GA_PRIVATE_MT, which is how init.lua tells them from
+** the public names. */
+#define GA_TEST "_test"
+#define GA_PRIVATE_MT "gpuarray.private"
+void ga_setprivate(lua_State *L, const char *room, const luaL_Reg *funcs);
+/* The one way to make a type: metatable mt (made, or found when the module
+** is opened again) with the metamethods meta and a table of methods (all
+** with the context as upvalue 1); methods NULL: the method table on top of
+** the stack instead (popped), one that others fill too (the ndarray's,
+** ga_push_methods). __index is index(self, key), a closure over the
+** context and the method table (the fast path of x:sum() is its raw
+** lookup), or, with index NULL, the method table itself. */
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
                  lua_CFunction index);
-/* The same over the method table on top (popped): one that others fill too
-** (the ndarray's, ga_push_methods) */
-void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index);
-/* Metatable mt (made once) of the object a :scope() method returns for
-** `local _ <close> = x:scope()`: close (context upvalue) serves both
-** __close and a close() method, for leaving the scope by hand */
-void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close);
 
 /* ===================================================================== */
 /* errors (errors.c)                                                     */
@@ -86,16 +108,18 @@ int ga_error(lua_State *L, const char *fmt, ...);
 /* Raise "gpuarray: <what>: <cudaErrorName> (<string>)" unless err is success */
 void ga_cuda_check(lua_State *L, cudaError_t err, const char *what);
 
-/* The libraries whose status codes errors name (NVRTC's are in compile/) */
-typedef enum {
-  GA_DOM_CUDA, GA_DOM_NVRTC, GA_DOM_CUBLAS, GA_DOM_CUSOLVER, GA_DOM_CUFFT, GA_DOM_CURAND,
-  GA_DOM_CUSPARSE, GA_DOM_NCCL, GA_NDOMAINS
-} ga_domain;
-/* "CUBLAS_STATUS_INVALID_VALUE", or NULL for an unknown code */
-const char *ga_status_name(ga_domain dom, int status);
-/* Raise "gpuarray: <what>: <status name>" unless status is 0 (success in
-** every domain) */
-void ga_status_check(lua_State *L, ga_domain dom, int status, const char *what);
+/* A CUDA library's status codes by name: each library's room keeps its own
+** table (ending with {0, NULL}: status 0 is success in every library) and
+** registers it when the module opens, so that errors, and the specs
+** (core._test.status_name), find it by the library's name. Base knows none
+** of them. */
+typedef struct { int code; const char *name; } ga_statusname;
+void ga_status_register(const char *lib, const ga_statusname *names);
+/* "CUBLAS_STATUS_INVALID_VALUE", or NULL for a code the table lacks */
+const char *ga_status_name(const ga_statusname *names, int status);
+/* Raise "gpuarray: <what>: <status name>" (or "status N") unless status is 0 */
+void ga_status_check(lua_State *L, const ga_statusname *names, int status, const char *what);
+void ga_open_errors(lua_State *L);
 
 /* args.c: argument checks raising "gpuarray: <fname>: <what> must be an
 ** integer, got string" (luaL_check* would name no function and no module) */
@@ -141,7 +165,7 @@ long long ga_fault_arm(ga_fault_kind kind, long long n);
 int ga_fault_kind_lookup(const char *name);     /* -1 when unknown */
 /* GPUARRAY_GC_STRESS: a full collection before every device allocation */
 int ga_gc_stress(void);
-void ga_open_fault(lua_State *L);   /* core._fault, core._gc_stress */
+void ga_open_fault(lua_State *L);   /* core._test.fault, core._test.gc_stress */
 
 /* Fixed-size growable string buffer for code generation (buf.c) */
 typedef struct {

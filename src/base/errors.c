@@ -2,8 +2,10 @@
 ** errors.c: every error the module raises starts "gpuarray: " and names the
 ** function; a failed call of CUDA or a CUDA library adds the status's name.
 */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/base.h"
 
@@ -24,66 +26,67 @@ void ga_cuda_check(lua_State *L, cudaError_t err, const char *what) {
 }
 
 /* ===================================================================== */
-/* status domains                                                        */
+/* status names                                                          */
 /* ===================================================================== */
 
-/* The CUDA libraries' status codes by name. Only cuBLAS and cuSPARSE name
-** their own codes (and NCCL is loaded on first use), so the names live here
-** once, from the toolkit headers' enums; an unknown code prints as a number. */
-typedef struct { int code; const char *name; } status_name;
-
-static const status_name cublas_names[] = {
-  {1, "CUBLAS_STATUS_NOT_INITIALIZED"}, {3, "CUBLAS_STATUS_ALLOC_FAILED"},
-  {7, "CUBLAS_STATUS_INVALID_VALUE"}, {8, "CUBLAS_STATUS_ARCH_MISMATCH"},
-  {11, "CUBLAS_STATUS_MAPPING_ERROR"}, {13, "CUBLAS_STATUS_EXECUTION_FAILED"},
-  {14, "CUBLAS_STATUS_INTERNAL_ERROR"}, {15, "CUBLAS_STATUS_NOT_SUPPORTED"},
-  {16, "CUBLAS_STATUS_LICENSE_ERROR"}, {0, NULL}};
-static const status_name cusolver_names[] = {
-  {1, "CUSOLVER_STATUS_NOT_INITIALIZED"}, {2, "CUSOLVER_STATUS_ALLOC_FAILED"},
-  {3, "CUSOLVER_STATUS_INVALID_VALUE"}, {4, "CUSOLVER_STATUS_ARCH_MISMATCH"},
-  {5, "CUSOLVER_STATUS_MAPPING_ERROR"}, {6, "CUSOLVER_STATUS_EXECUTION_FAILED"},
-  {7, "CUSOLVER_STATUS_INTERNAL_ERROR"}, {8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
-  {9, "CUSOLVER_STATUS_NOT_SUPPORTED"}, {10, "CUSOLVER_STATUS_ZERO_PIVOT"},
-  {11, "CUSOLVER_STATUS_INVALID_LICENSE"}, {31, "CUSOLVER_STATUS_INVALID_WORKSPACE"}, {0, NULL}};
-static const status_name cufft_names[] = {
-  {1, "CUFFT_INVALID_PLAN"}, {2, "CUFFT_ALLOC_FAILED"}, {3, "CUFFT_INVALID_TYPE"},
-  {4, "CUFFT_INVALID_VALUE"}, {5, "CUFFT_INTERNAL_ERROR"}, {6, "CUFFT_EXEC_FAILED"},
-  {7, "CUFFT_SETUP_FAILED"}, {8, "CUFFT_INVALID_SIZE"}, {9, "CUFFT_UNALIGNED_DATA"},
-  {11, "CUFFT_INVALID_DEVICE"}, {13, "CUFFT_NO_WORKSPACE"}, {14, "CUFFT_NOT_IMPLEMENTED"},
-  {16, "CUFFT_NOT_SUPPORTED"}, {0, NULL}};
-static const status_name curand_names[] = {
-  {100, "CURAND_STATUS_VERSION_MISMATCH"}, {101, "CURAND_STATUS_NOT_INITIALIZED"},
-  {102, "CURAND_STATUS_ALLOCATION_FAILED"}, {103, "CURAND_STATUS_TYPE_ERROR"},
-  {104, "CURAND_STATUS_OUT_OF_RANGE"}, {105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE"},
-  {106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED"}, {201, "CURAND_STATUS_LAUNCH_FAILURE"},
-  {202, "CURAND_STATUS_PREEXISTING_FAILURE"}, {203, "CURAND_STATUS_INITIALIZATION_FAILED"},
-  {204, "CURAND_STATUS_ARCH_MISMATCH"}, {999, "CURAND_STATUS_INTERNAL_ERROR"}, {0, NULL}};
-static const status_name cusparse_names[] = {
-  {1, "CUSPARSE_STATUS_NOT_INITIALIZED"}, {2, "CUSPARSE_STATUS_ALLOC_FAILED"},
-  {3, "CUSPARSE_STATUS_INVALID_VALUE"}, {4, "CUSPARSE_STATUS_ARCH_MISMATCH"},
-  {5, "CUSPARSE_STATUS_MAPPING_ERROR"}, {6, "CUSPARSE_STATUS_EXECUTION_FAILED"},
-  {7, "CUSPARSE_STATUS_INTERNAL_ERROR"}, {8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
-  {9, "CUSPARSE_STATUS_ZERO_PIVOT"}, {10, "CUSPARSE_STATUS_NOT_SUPPORTED"},
-  {11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES"}, {0, NULL}};
-static const status_name nccl_names[] = {
-  {1, "ncclUnhandledCudaError"}, {2, "ncclSystemError"}, {3, "ncclInternalError"},
-  {4, "ncclInvalidArgument"}, {5, "ncclInvalidUsage"}, {6, "ncclRemoteError"},
-  {7, "ncclInProgress"}, {0, NULL}};
-
-const char *ga_status_name(ga_domain dom, int status) {
-  static const status_name *const tables[] = {NULL, NULL, cublas_names, cusolver_names, cufft_names,
-                                              curand_names, cusparse_names, nccl_names};
-  if (dom == GA_DOM_CUDA) return cudaGetErrorName((cudaError_t)status);
-  if (dom < 0 || dom >= GA_NDOMAINS || !tables[dom]) return NULL;
-  for (const status_name *n = tables[dom]; n->name; n++)
+const char *ga_status_name(const ga_statusname *names, int status) {
+  for (const ga_statusname *n = names; n && n->name; n++)
     if (n->code == status) return n->name;
   return NULL;
 }
 
-void ga_status_check(lua_State *L, ga_domain dom, int status, const char *what) {
+void ga_status_check(lua_State *L, const ga_statusname *names, int status, const char *what) {
   if (status == 0) return;
-  if (dom == GA_DOM_CUDA) ga_cuda_check(L, (cudaError_t)status, what);
-  const char *name = ga_status_name(dom, status);
+  const char *name = ga_status_name(names, status);
   if (name) ga_error(L, "%s: %s", what, name);
   ga_error(L, "%s: status %d", what, status);
+}
+
+/* The registered tables, by library name (process-wide: the tables are
+** constant, and every state registers the same ones) */
+#define MAX_STATUS_LIBS 16
+static pthread_mutex_t libs_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct { const char *lib; const ga_statusname *names; } libs[MAX_STATUS_LIBS];
+static int nlibs;
+
+void ga_status_register(const char *lib, const ga_statusname *names) {
+  pthread_mutex_lock(&libs_mu);
+  int i = 0;
+  while (i < nlibs && strcmp(libs[i].lib, lib) != 0) i++;
+  if (i == nlibs && nlibs < MAX_STATUS_LIBS) nlibs++;
+  if (i < nlibs) {
+    libs[i].lib = lib;
+    libs[i].names = names;
+  }
+  pthread_mutex_unlock(&libs_mu);
+}
+
+/* core._test.status_name(lib, code) -> the name, or nil for a code the
+** library's table lacks; raises for a library no room registered */
+static int l_status_name(lua_State *L) {
+  const char *lib = luaL_checkstring(L, 1);
+  int code = (int)luaL_checkinteger(L, 2);
+  const ga_statusname *names = NULL;
+  int found = 0;
+  pthread_mutex_lock(&libs_mu);
+  for (int i = 0; i < nlibs && !found; i++)
+    if (strcmp(libs[i].lib, lib) == 0) {
+      names = libs[i].names;
+      found = 1;
+    }
+  pthread_mutex_unlock(&libs_mu);
+  if (!found) return ga_error(L, "status_name: no status names for '%s'", lib);
+  const char *name = ga_status_name(names, code);
+  if (name) lua_pushstring(L, name);
+  else lua_pushnil(L);
+  return 1;
+}
+
+static const luaL_Reg errors_funcs_test[] = {
+  {"status_name", l_status_name},
+  {NULL, NULL}
+};
+
+void ga_open_errors(lua_State *L) {
+  ga_setprivate(L, GA_TEST, errors_funcs_test);
 }

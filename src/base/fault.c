@@ -2,7 +2,7 @@
 ** fault.c: fault injection for the reliability specs. GPUARRAY_FAIL
 ** ("alloc:3,compile:1,launch:2,lib:1") makes the N-th call of each kind
 ** fail once, as if CUDA, NVRTC or a library had refused it; the test hook
-** core._fault(kind, n) re-arms a kind from Lua. Counters are process-wide
+** core._test.fault(kind, n) re-arms a kind from Lua. Counters are process-wide
 ** atomics: the hooks sit on paths that several Lua states may share.
 ** GPUARRAY_GC_STRESS=1 makes every device allocation run a full collection
 ** first (runtime/poolobj.c asks ga_gc_stress).
@@ -69,7 +69,7 @@ long long ga_fault_arm(ga_fault_kind kind, long long n) {
   return seen;
 }
 
-/* core._fault(kind, n) -> calls of kind counted since it was last armed;
+/* core._test.fault(kind, n) -> calls of kind counted since it was last armed;
 ** n > 0 makes the n-th next call fail, 0 disarms */
 static int l_fault(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
@@ -80,19 +80,19 @@ static int l_fault(lua_State *L) {
   return 1;
 }
 
-/* core._gc_stress([on]) -> whether GC stress was on; on switches it */
+/* core._test.gc_stress([on]) -> whether GC stress was on; on switches it */
 static int l_gc_stress(lua_State *L) {
   lua_pushboolean(L, ga_gc_stress());
   if (!lua_isnone(L, 1)) atomic_store(&gc_stress, lua_toboolean(L, 1));
   return 1;
 }
 
-static const luaL_Reg fault_funcs[] = {
-  {"_fault", l_fault},
-  {"_gc_stress", l_gc_stress},
+static const luaL_Reg fault_funcs_test[] = {
+  {"fault", l_fault},
+  {"gc_stress", l_gc_stress},
   {NULL, NULL}
 };
 
 void ga_open_fault(lua_State *L) {
-  ga_setfuncs(L, fault_funcs);
+  ga_setprivate(L, GA_TEST, fault_funcs_test);
 }

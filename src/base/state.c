@@ -63,35 +63,46 @@ void ga_setfuncs(lua_State *L, const luaL_Reg *funcs) {
   luaL_setfuncs(L, funcs, 1);
 }
 
-void ga_new_type_over(lua_State *L, const char *mt, const luaL_Reg *meta, lua_CFunction index) {
-  luaL_newmetatable(L, mt);
-  ga_setfuncs(L, meta);
-  ga_state_push(L);
-  lua_pushvalue(L, -3);
-  lua_pushcclosure(L, index, 2);
-  lua_setfield(L, -2, "__index");
+static int is_private(lua_State *L, int idx) {
+  if (!lua_istable(L, idx) || !lua_getmetatable(L, idx)) return 0;
+  luaL_getmetatable(L, GA_PRIVATE_MT);
+  int r = lua_rawequal(L, -1, -2);
   lua_pop(L, 2);
+  return r;
+}
+
+void ga_setprivate(lua_State *L, const char *room, const luaL_Reg *funcs) {
+  if (lua_getfield(L, -1, room) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    luaL_newmetatable(L, GA_PRIVATE_MT);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, room);
+  } else if (!is_private(L, -1)) {
+    luaL_error(L, "gpuarray: core.%s is a public name, not a private table", room);
+  }
+  ga_setfuncs(L, funcs);
+  lua_pop(L, 1);
 }
 
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
                  lua_CFunction index) {
-  lua_newtable(L);
-  ga_setfuncs(L, methods);
-  ga_new_type_over(L, mt, meta, index);
-}
-
-void ga_new_scope_type(lua_State *L, const char *mt, lua_CFunction close) {
-  if (luaL_newmetatable(L, mt)) {
-    ga_state_push(L);
-    lua_pushcclosure(L, close, 1);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "__close");
+  if (methods) {
     lua_newtable(L);
-    lua_insert(L, -2);
-    lua_setfield(L, -2, "close");   /* scope:close() by hand */
-    lua_setfield(L, -2, "__index");
+    ga_setfuncs(L, methods);
   }
-  lua_pop(L, 1);
+  luaL_newmetatable(L, mt);
+  if (meta) ga_setfuncs(L, meta);
+  if (index) {
+    ga_state_push(L);
+    lua_pushvalue(L, -3);
+    lua_pushcclosure(L, index, 2);
+  } else {
+    lua_pushvalue(L, -2);
+  }
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 2);
 }
 
 void ga_push_methods(lua_State *L) {
@@ -108,7 +119,17 @@ void ga_push_methods(lua_State *L) {
 /* ===================================================================== */
 
 static const char hooks_key = 'k';    /* registry: slot -> function */
-static const char *const hook_names[GA_NHOOKS] = {"repr", "index_array_get", "index_array_set"};
+/* the hooks set_hooks sets by name (the tracer has its own setter) */
+static const char *const hook_names[GA_NHOOKS] = {"repr", "index_array_get", "index_array_set", NULL};
+
+static void push_hooks(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &hooks_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, GA_NHOOKS, 0);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &hooks_key);
+  }
+}
 
 int ga_push_hook(lua_State *L, ga_hook h) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &hooks_key) != LUA_TTABLE) {
@@ -123,32 +144,56 @@ int ga_push_hook(lua_State *L, ga_hook h) {
   return 1;
 }
 
-/* core._set_hooks{name = function, ...}: the names are read here, once */
+/* core.ndarray.set_hooks{name = function, ...}: the names are read here, once */
 static int l_set_hooks(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &hooks_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, GA_NHOOKS, 0);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &hooks_key);
-  }
+  push_hooks(L);
   for (int h = 0; h < GA_NHOOKS; h++) {
+    if (!hook_names[h]) continue;
     int t = lua_getfield(L, 1, hook_names[h]);
     if (t == LUA_TNIL) {
       lua_pop(L, 1);
       continue;
     }
-    if (t != LUA_TFUNCTION) ga_error(L, "_set_hooks: %s must be a function", hook_names[h]);
+    if (t != LUA_TFUNCTION) ga_error(L, "set_hooks: %s must be a function", hook_names[h]);
     lua_rawseti(L, -2, h + 1);
   }
   return 0;
 }
 
-static const luaL_Reg state_funcs[] = {
-  {"_set_hooks", l_set_hooks},
+/* core.ndarray.set_tracer(t or nil): see ga_trace_offer */
+static int l_set_tracer(lua_State *L) {
+  if (!lua_isnil(L, 1)) luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_settop(L, 1);
+  push_hooks(L);
+  lua_pushvalue(L, 1);
+  lua_rawseti(L, -2, GA_HOOK_TRACE + 1);
+  ga_ctx(L)->tracing = !lua_isnil(L, 1);
+  return 0;
+}
+
+int ga_trace_offer(lua_State *L, const char *what, int f, int first, int last) {
+  int base = lua_gettop(L);
+  if (!ga_push_hook(L, GA_HOOK_TRACE)) return -1;
+  lua_pushstring(L, what);
+  lua_pushvalue(L, f);
+  for (int i = first; i <= last; i++) lua_pushvalue(L, i);
+  lua_call(L, last - first + 3, LUA_MULTRET);
+  int n = lua_gettop(L) - base;
+  if (n == 0 || !lua_toboolean(L, base + 1)) {
+    lua_settop(L, base);
+    return -1;
+  }
+  lua_remove(L, base + 1);
+  return n - 1;
+}
+
+static const luaL_Reg state_funcs_ndarray[] = {
+  {"set_hooks", l_set_hooks},
+  {"set_tracer", l_set_tracer},
   {NULL, NULL}
 };
 
 void ga_open_state(lua_State *L) {
-  ga_setfuncs(L, state_funcs);
+  ga_setprivate(L, "ndarray", state_funcs_ndarray);
 }

@@ -12,11 +12,11 @@ typedef void (*ga_opener)(lua_State *L);
 
 static const ga_opener openers[] = {
   /* base */
-  ga_open_state,
+  ga_open_state, ga_open_errors,
   /* declarations and the binder */
   ga_open_api,
   /* array */
-  ga_open_dtype, ga_open_shape, ga_open_scalar, ga_open_ndarray, ga_open_create, ga_open_transfer,
+  ga_open_dtype, ga_open_dtype_table, ga_open_shape, ga_open_scalar, ga_open_ndarray, ga_open_create, ga_open_transfer,
   ga_open_index, ga_open_copy, ga_open_pinned,
   /* runtime and compile */
   ga_open_cuda, ga_open_device, ga_open_stream, ga_open_pool, ga_open_graph, ga_open_compile,
@@ -36,7 +36,7 @@ int luaopen_gpuarray_core(lua_State *L) {
   ga_state_open(L);
   lua_pop(L, 1);
   lua_newtable(L);                 /* the module table */
-  lua_pushliteral(L, GA_VERSION);
+  lua_pushliteral(L, GPUARRAY_VERSION);   /* include/gpuarray.h: the one version */
   lua_setfield(L, -2, "version");
   ga_push_methods(L);
   lua_setfield(L, -2, "methods");  /* init.lua adds the Lua-side methods */

@@ -134,7 +134,7 @@ static int l_disk_read(lua_State *L) {
   return 2;
 }
 
-/* core._launch_empty(): one bare cuLaunchKernel of an empty kernel on the
+/* core._test.launch_empty(): one bare cuLaunchKernel of an empty kernel on the
 ** current stream, the floor under every overhead key of make bench */
 static void write_empty(const ga_tkreq *req, ga_buf *b) {
   (void)req;
@@ -152,17 +152,37 @@ static int l_launch_empty(lua_State *L) {
   return 0;
 }
 
+/* core.compile.kernel_source(name) -> the text of kernels/<room>/<name>.cuh
+** as embedded in the module */
+static int l_kernel_source(lua_State *L) {
+  const char *src = ga_kernel_source(luaL_checkstring(L, 1));
+  if (!src) ga_error(L, "kernel_source: no kernels/*/%s.cuh", lua_tostring(L, 1));
+  lua_pushstring(L, src);
+  return 1;
+}
+
+static const luaL_Reg compile_funcs_compile[] = {
+  {"kernel_source", l_kernel_source},
+  {NULL, NULL}
+};
+
 static const luaL_Reg compile_funcs[] = {
-  {"_launch_empty", l_launch_empty},
-  {"_compile", l_compile},
   {"cache_dir", l_cache_dir},
-  {"_nvrtc_version", l_nvrtc_version},
-  {"_hash", l_hash},
-  {"_disk_cache_write", l_disk_write},
-  {"_disk_cache_read", l_disk_read},
+  {NULL, NULL}
+};
+
+static const luaL_Reg compile_funcs_test[] = {
+  {"launch_empty", l_launch_empty},
+  {"compile", l_compile},
+  {"nvrtc_version", l_nvrtc_version},
+  {"hash", l_hash},
+  {"disk_cache_write", l_disk_write},
+  {"disk_cache_read", l_disk_read},
   {NULL, NULL}
 };
 
 void ga_open_compile(lua_State *L) {
   ga_setfuncs(L, compile_funcs);
+  ga_setprivate(L, "compile", compile_funcs_compile);
+  ga_setprivate(L, GA_TEST, compile_funcs_test);
 }

@@ -23,7 +23,7 @@ typedef struct {
   const char *name;   /* "float32" */
   int itemsize;       /* bytes */
   char kind;          /* NumPy's kind: b i u f c */
-  const char *ctype;  /* the CUDA type name kernels use (kernels/common.cuh) */
+  const char *ctype;  /* the CUDA type name kernels use (kernels/common/common.cuh) */
   char code;          /* NumPy's type character: ? b h i l B H I L e f d F D */
   int nmant, nexp;    /* floats and complex: the (component) float's stored
                       ** mantissa and exponent bits; 0 for the others */
@@ -129,7 +129,7 @@ int ga_reshape_strides(int ndim, const int64_t *shape, const int64_t *strides,
                        int new_ndim, const int64_t *new_shape, int64_t itemsize,
                        int64_t *new_strides);
 
-/* indexer.c: shapes and strides packed as kernels/common.cuh's
+/* indexer.c: shapes and strides packed as kernels/common/common.cuh's
 ** ga_indexer32<ND, NOP> / ga_indexer64<ND, NOP> kernel arguments */
 #define GA_IX_MAXOP 16
 typedef struct {

@@ -78,12 +78,20 @@ static long find_top(const char *s, char c) {
 static char *unquote(char *s, perr *e, int *ok) {
   char q = s[0];
   size_t n = strlen(s);
-  *ok = n >= 2 && s[n - 1] == q && strchr(s + 1, q) == s + n - 1;
+  *ok = n >= 2 && s[n - 1] == q;
   if (!*ok) {
     fail(e, "bad string literal %s", s, NULL);
     return NULL;
   }
   s[n - 1] = '\0';
+  /* Lua's escapes a default needs: \n \t \r \\ \" \' */
+  char *r = s + 1, *w = s + 1;
+  for (; *r; r++) {
+    if (*r != '\\' || !r[1]) { *w++ = *r; continue; }
+    char c = *++r;
+    *w++ = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+  }
+  *w = '\0';
   return s + 1;
 }
 

@@ -1,6 +1,6 @@
 /*
 ** indexer.c: packs shapes and strides into the byte layout of the kernels'
-** ga_indexer32 / ga_indexer64 structs (kernels/common.cuh), which kernels
+** ga_indexer32 / ga_indexer64 structs (kernels/common/common.cuh), which kernels
 ** take by value. The layout depends on ND and NOP, so packing is done here,
 ** in one place, rather than by a C struct that could drift from the CUDA one.
 */

@@ -260,7 +260,7 @@ static int type_dtype(const ga_sigscan *s, const tok *t, int n) {
   const char *name = strip_ns(text);
   for (int i = 0; named_types[i].name; i++)
     if (strcmp(name, named_types[i].name) == 0) return named_types[i].dtype;
-  int d = ga_dtype_lookup(name);   /* kernels/common.cuh's names: float32, int64, ... */
+  int d = ga_dtype_lookup(name);   /* kernels/common/common.cuh's names: float32, int64, ... */
   if (d >= 0) return d;
   if (s)
     for (int i = s->nalias - 1; i >= 0; i--)

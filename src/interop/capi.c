@@ -4,11 +4,10 @@
 ** ndarrays, read-only descriptions of ndarrays for host C code, and
 ** streams the host owns.
 **
-** Nothing here keeps Lua state in a C global: the only process-wide data
-** is the list of host streams the pools were told about (a mutex guards
-** it), because a stream outlives the states that used it.
+** Nothing here keeps Lua state in a C global: the host streams the pools
+** were told about, with their users, are the pools' (runtime/pool_order.c),
+** because a stream outlives the states that used it.
 */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +22,7 @@ _Static_assert(GA_DT_BOOL == (int)GA_BOOL && GA_DT_INT8 == (int)GA_INT8 && GA_DT
                GA_DT_COMPLEX64 == (int)GA_COMPLEX64 && GA_DT_COMPLEX128 == (int)GA_COMPLEX128,
                "gpuarray.h dtype ids differ from core.h's");
 
-const char *ga_version(void) { return GA_VERSION; }
+const char *ga_version(void) { return GPUARRAY_VERSION; }   /* include/gpuarray.h: the one version */
 
 /* ===================================================================== */
 /* luaopen_gpuarray                                                      */
@@ -166,7 +165,7 @@ ga_desc ga_check(lua_State *L, int idx) {
   return d;
 }
 
-/* core._capi_desc(x) -> ga_check's description as a table (for the specs) */
+/* core._test.capi_desc(x) -> ga_check's description as a table (for the specs) */
 static int l_capi_desc(lua_State *L) {
   ga_desc d = ga_check(L, 1);
   lua_createtable(L, 0, 10);
@@ -189,46 +188,8 @@ static int l_capi_desc(lua_State *L) {
 /* host-owned streams                                                    */
 /* ===================================================================== */
 
-/* The host streams the pools know about (ga_pool_stream_created): each
-** once, until ga_forget_stream */
-static pthread_mutex_t hs_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct { int device; cudaStream_t s; } *hs;
-static int hs_n, hs_cap;
-
-void ga_host_stream_register(int device, cudaStream_t s) {
-  pthread_mutex_lock(&hs_mu);
-  int known = 0;
-  for (int i = 0; i < hs_n && !known; i++) known = hs[i].s == s;
-  if (!known && hs_n == hs_cap) {
-    int cap = hs_cap ? 2 * hs_cap : 16;
-    void *p = realloc(hs, (size_t)cap * sizeof *hs);
-    if (p) {
-      hs = p;
-      hs_cap = cap;
-    }
-  }
-  /* without room it is still registered with the pools, only never
-  ** deduplicated: ga_forget_stream then cannot unregister it */
-  if (!known && hs_n < hs_cap) {
-    hs[hs_n].device = device;
-    hs[hs_n].s = s;
-    hs_n++;
-  }
-  if (!known) ga_pool_stream_created(device, s);
-  pthread_mutex_unlock(&hs_mu);
-}
-
 void ga_forget_stream(cudaStream_t s) {
-  int device = -1;
-  pthread_mutex_lock(&hs_mu);
-  for (int i = 0; i < hs_n; i++)
-    if (hs[i].s == s) {
-      device = hs[i].device;
-      hs[i] = hs[--hs_n];
-      break;
-    }
-  pthread_mutex_unlock(&hs_mu);
-  if (device >= 0) ga_pool_stream_destroyed(device, s);
+  ga_pool_stream_forget(s);
 }
 
 void ga_push_stream(lua_State *L, cudaStream_t s) {
@@ -253,21 +214,30 @@ void ga_push_stream(lua_State *L, cudaStream_t s) {
   st->priority = priority;
   st->owned = 0;                       /* never destroyed here */
   st->obj.alive = 1;
-  if (s) ga_host_stream_register(device, s);
+  if (s) {                             /* one more user of the host's stream, until given back */
+    ga_pool_stream_adopt(device, s);
+    st->adopted = 1;
+  }
 }
 
+/* The state's previous stream, when it was a host's, is given back: its
+** object is dead from here on, and the pools settle and untag the stream
+** once its last user gave it back, so the host may destroy it */
 void ga_set_stream(lua_State *L, cudaStream_t s) {
   ga_state *ctx = ga_state_get(L);
+  ga_push_current_stream(L, ctx);
   ga_push_stream(L, s);
   ga_stream_use(L, ctx, -1, "ga_set_stream");
-  lua_pop(L, 1);
+  ga_stream *prev = ga_tostream(L, -2);
+  if (prev && prev->adopted) ga_stream_give_back(prev, 1);
+  lua_pop(L, 2);
 }
 
-static const luaL_Reg capi_funcs[] = {
-  {"_capi_desc", l_capi_desc},
+static const luaL_Reg capi_funcs_test[] = {
+  {"capi_desc", l_capi_desc},
   {NULL, NULL}
 };
 
 void ga_open_capi(lua_State *L) {
-  ga_setfuncs(L, capi_funcs);
+  ga_setprivate(L, GA_TEST, capi_funcs_test);
 }

@@ -1,5 +1,5 @@
 /*
-** dlpack_hooks.c: DLPack tensors made by hand, for the specs (core._dlpack_*):
+** dlpack_hooks.c: DLPack tensors made by hand, for the specs (core._test.dlpack_*):
 ** a producer other than ourselves, whose checks (versions, devices, dtypes,
 ** shapes, the read-only flag) and deleter counts run without a GPU. The
 ** tensors point at whatever address they are given and own only
@@ -54,7 +54,7 @@ static int field_list(lua_State *L, const char *key, int64_t *out, int max) {
   return n;
 }
 
-/* core._dlpack_make{versioned=, major=, minor=, flags=, device_type=,
+/* core._test.dlpack_make{versioned=, major=, minor=, flags=, device_type=,
 ** device_id=, code=, bits=, lanes=, shape=, strides=, ndim=, data=,
 ** byte_offset=} -> light userdata (defaults: unversioned, CUDA device 0,
 ** float32, shape {}) */
@@ -93,13 +93,13 @@ static int l_make(lua_State *L) {
   return 1;
 }
 
-/* core._dlpack_deleted() -> how many deleters of made tensors ran */
+/* core._test.dlpack_deleted() -> how many deleters of made tensors ran */
 static int l_deleted(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)atomic_load(&deleted));
   return 1;
 }
 
-/* core._dlpack_delete(p[, versioned]): call p's deleter, as its owner does
+/* core._test.dlpack_delete(p[, versioned]): call p's deleter, as its owner does
 ** with a tensor nobody consumed */
 static int l_delete(lua_State *L) {
   luaL_checktype(L, 1, LUA_TLIGHTUSERDATA);
@@ -114,7 +114,7 @@ static int l_delete(lua_State *L) {
   return 0;
 }
 
-/* core._dlpack_read(p[, versioned]) -> the tensor's fields as a table */
+/* core._test.dlpack_read(p[, versioned]) -> the tensor's fields as a table */
 static int l_read(lua_State *L) {
   luaL_checktype(L, 1, LUA_TLIGHTUSERDATA);
   void *p = lua_touserdata(L, 1);
@@ -148,14 +148,14 @@ static int l_read(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg hook_funcs[] = {
-  {"_dlpack_make", l_make},
-  {"_dlpack_deleted", l_deleted},
-  {"_dlpack_delete", l_delete},
-  {"_dlpack_read", l_read},
+static const luaL_Reg hook_funcs_test[] = {
+  {"dlpack_make", l_make},
+  {"dlpack_deleted", l_deleted},
+  {"dlpack_delete", l_delete},
+  {"dlpack_read", l_read},
   {NULL, NULL}
 };
 
 void ga_open_dlpack_hooks(lua_State *L) {
-  ga_setfuncs(L, hook_funcs);
+  ga_setprivate(L, GA_TEST, hook_funcs_test);
 }

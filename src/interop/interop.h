@@ -10,7 +10,7 @@
 
 #include <gpuarray.h>
 
-#include "libs/libs.h"
+#include "array/array.h"
 
 /* The Lua part of the module, embedded at build time (tools/embed-lua.lua
 ** writes build/lua_embed.c from lua/gpuarray/): "gpuarray", "gpuarray.fft",
@@ -31,12 +31,8 @@ ga_array *ga_wrap_memory(lua_State *L, ga_state *ctx, void *ptr, int dtype, int 
                          const int64_t *strides, int device, ga_release_fn release, void *rctx,
                          const char *fname);
 
-/* The host stream s of device is known to the pools (fenced on release),
-** once per stream however often it is wrapped */
-void ga_host_stream_register(int device, cudaStream_t s);
-
 void ga_open_capi(lua_State *L);
 void ga_open_dlpack(lua_State *L);
-void ga_open_dlpack_hooks(lua_State *L);   /* core._dlpack_*: hand-made tensors for the specs */
+void ga_open_dlpack_hooks(lua_State *L);   /* core._test.dlpack_*: hand-made tensors for the specs */
 
 #endif

@@ -321,10 +321,6 @@ static int l_stream_sync(lua_State *L) {
 }
 
 static const luaL_Reg cuda_funcs[] = {
-  {"_now", l_now},
-  {"_gpu_time_ms", l_gpu_time_ms},
-  {"_stream_sync", l_stream_sync},
-  {"_l2_fetch_granularity", l_l2_fetch_granularity},
   {"is_available", l_is_available},
   {"device_count", l_device_count},
   {"device_properties", l_device_properties},
@@ -333,6 +329,20 @@ static const luaL_Reg cuda_funcs[] = {
   {NULL, NULL}
 };
 
+static const luaL_Reg cuda_funcs_runtime[] = {
+  {"now", l_now},
+  {NULL, NULL}
+};
+
+static const luaL_Reg cuda_funcs_test[] = {
+  {"gpu_time_ms", l_gpu_time_ms},
+  {"stream_sync", l_stream_sync},
+  {"l2_fetch_granularity", l_l2_fetch_granularity},
+  {NULL, NULL}
+};
+
 void ga_open_cuda(lua_State *L) {
   ga_setfuncs(L, cuda_funcs);
+  ga_setprivate(L, "runtime", cuda_funcs_runtime);
+  ga_setprivate(L, GA_TEST, cuda_funcs_test);
 }

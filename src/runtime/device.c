@@ -183,6 +183,18 @@ static const luaL_Reg device_meta[] = {
   {NULL, NULL}
 };
 
+/* the object d:scope() returns for `local _ <close> = d:scope()`: close
+** serves __close and a close() method (leaving the scope by hand) */
+static const luaL_Reg scope_meta[] = {
+  {"__close", l_scope_close},
+  {NULL, NULL}
+};
+
+static const luaL_Reg scope_methods[] = {
+  {"close", l_scope_close},
+  {NULL, NULL}
+};
+
 static const luaL_Reg device_funcs[] = {
   {"Device", l_device_new},
   {"get_device", l_get_device},
@@ -192,6 +204,6 @@ static const luaL_Reg device_funcs[] = {
 
 void ga_open_device(lua_State *L) {
   ga_new_type(L, GA_DEVICE_MT, device_meta, device_methods, l_device_index);
-  ga_new_scope_type(L, SCOPE_MT, l_scope_close);
+  ga_new_type(L, SCOPE_MT, scope_meta, scope_methods, NULL);
   ga_setfuncs(L, device_funcs);
 }

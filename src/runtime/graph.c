@@ -29,7 +29,7 @@
 ** and raises "gpuarray: <fname>: cannot synchronize while stream capture is
 ** active": the stream is usable again at once. The pool, which records
 ** events for cross-stream reuse, records none while a capture runs on the
-** device (pool.c, poolev.c).
+** device (pool.c, pool_order.c).
 **
 ** Captures use cudaStreamCaptureModeRelaxed: the pool may still cudaMalloc
 ** a new segment and compile/load a kernel met for the first time inside
@@ -277,7 +277,7 @@ int ga_l_is_capturing(lua_State *L) {
   return 1;
 }
 
-/* core._abort_capture(s): graph.capture's error path; true when it ended one */
+/* core.runtime.abort_capture(s): graph.capture's error path; true when it ended one */
 static int l_abort_capture(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   cudaStream_t s = ga_checkstream(L, ctx, 1, "graph.capture");
@@ -287,7 +287,7 @@ static int l_abort_capture(lua_State *L) {
   return 1;
 }
 
-/* core._sync_guard(fname): tostring's early check (no CUDA call) */
+/* core.runtime.sync_guard(fname): tostring's early check (no CUDA call) */
 static int l_sync_guard(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   if (ctx->capture) {
@@ -298,7 +298,7 @@ static int l_sync_guard(lua_State *L) {
   return 0;
 }
 
-/* core._check_stream(v, fname) -> v, or raise */
+/* core.runtime.check_stream(v, fname) -> v, or raise */
 static int l_check_stream(lua_State *L) {
   ga_checkstream(L, ga_ctx(L), 1, luaL_checkstring(L, 2));
   lua_settop(L, 1);
@@ -392,14 +392,14 @@ static const luaL_Reg graph_meta[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg graph_funcs[] = {
-  {"_abort_capture", l_abort_capture},
-  {"_check_stream", l_check_stream},
-  {"_sync_guard", l_sync_guard},
+static const luaL_Reg graph_funcs_runtime[] = {
+  {"abort_capture", l_abort_capture},
+  {"check_stream", l_check_stream},
+  {"sync_guard", l_sync_guard},
   {NULL, NULL}
 };
 
 void ga_open_graph(lua_State *L) {
   ga_new_type(L, GA_GRAPH_MT, graph_meta, graph_methods, l_graph_index);
-  ga_setfuncs(L, graph_funcs);
+  ga_setprivate(L, "runtime", graph_funcs_runtime);
 }

@@ -20,21 +20,27 @@
 ** explicit other-stream uses (ga_pool_streams_changed). A chunk released
 ** in the same epoch it was handed out in takes the fast path above. Any
 ** other release records an event on every live stream of the device (those
-** ga.Stream created, plus the legacy default stream) and parks the chunk as
-** pending until they all completed; allocation polls the pending list
-** (cudaEventQuery, no waiting) and completed chunks become idle: free for
-** every stream with no ordering at all. A stream being destroyed is fenced
-** the same way (an event recorded before cudaStreamDestroy): its free list
-** is parked, and the epoch moves so that its handle, which CUDA may give to
-** a new stream, never names an old free list. Waiting instead of parking
-** would serialise the streams the user wanted to overlap.
+** ga.Stream created, those a host handed in, plus the legacy default
+** stream) and parks the chunk as pending until they all completed;
+** allocation polls the pending list (cudaEventQuery, no waiting) and
+** completed chunks become idle: free for every stream with no ordering at
+** all. A stream that goes is settled and untagged the same way: one the
+** module destroys, and a host's stream given back by the last state that
+** used it (ga_set_stream(L, NULL), lua_close, its ga.Stream collected), an
+** event recorded on it before it goes: its free list is parked, it is no
+** longer fenced, and the epoch moves so that its handle, which CUDA may
+** give to a new stream, never names an old free list. After that the host
+** may destroy it. Waiting instead of parking would serialise the streams
+** the user wanted to overlap.
 **
-** Backends (poolev.c, with the stream registry and the events): cudaMalloc/
-** cudaFree for device pools; cudaMallocAsync/cudaFreeAsync for
-** ga.MemoryAsyncPool (the driver's pool, stream-ordered:
-** only the cross-stream release needs us); malloc/free with fake streams and
-** events for the host test pool (core._host_pool) that lets the specs
-** exercise all of the logic above on machines without a GPU.
+** Two layers: this file (chunks, arenas, allocation, release, the pools)
+** over pool_order.c, which it calls and which never calls it: the backends
+** (cudaMalloc/cudaFree for device pools; cudaMallocAsync/cudaFreeAsync for
+** ga.MemoryAsyncPool, the driver's pool, stream-ordered: only the
+** cross-stream release needs us; malloc/free with fake streams and events
+** for the host test pool, core._test.host_pool, that lets the specs
+** exercise all of the logic above on machines without a GPU), the streams
+** and their users, the captures, the events and fences.
 **
 ** Pools are process-wide and shared by every lua_State (one mutex each);
 ** nothing here calls Lua. Lock order: the pool list, a pool, the stream
@@ -56,10 +62,10 @@ void ga_pool_streams_changed(void) {
 }
 
 static unsigned long epoch_of(const ga_pool *p) {
-  return p->test ? p->test->epoch : atomic_load_explicit(&epoch, memory_order_acquire);
+  return p->ord.test ? p->ord.test->epoch : atomic_load_explicit(&epoch, memory_order_acquire);
 }
 
-int ga_pool_device(const ga_pool *p) { return p->device; }
+int ga_pool_device(const ga_pool *p) { return p->ord.device; }
 
 /* ---- stream capture (graph.c). While a stream of the pool's device is
 ** being captured into a graph, a release that needs a fence cannot have
@@ -69,15 +75,7 @@ int ga_pool_device(const ga_pool *p) { return p->device; }
 ** free lists (ordering after them would record an event there). */
 #define DEFER ((fence *)(intptr_t)1)
 
-int ga_pool_any_capturing(const ga_pool *p) {
-  return p->test ? p->test->capturing != 0 : ga_pool_capturing(p->device);
-}
-
-static int stream_capturing(const ga_pool *p, cudaStream_t s) {
-  if (p->test) return p->test->capturing && ga_pool_sid(s) + 1 == p->test->capturing;
-  return ga_pool_stream_capturing(p->device, s);
-}
-int ga_pool_is_async(const ga_pool *p) { return p->be->kind == BE_ASYNC; }
+int ga_pool_is_async(const ga_pool *p) { return p->ord.be->kind == BE_ASYNC; }
 
 /* ===================================================================== */
 /* bins and arenas (pool mutex held)                                     */
@@ -219,17 +217,6 @@ static void free_insert(ga_pool *p, arena *a, chunk *c) {
   bin_insert(p, a, c);
 }
 
-/* Make stream 'to' wait for the work queued so far on 'from', without a host
-** sync. A wait captures the event's state when it is enqueued, so the event
-** goes back to the free list right away. */
-static int order_after(ga_pool *p, cudaStream_t from, cudaStream_t to) {
-  gev *g = ga_pool_gev_new(p);
-  if (!g) return 0;
-  int ok = p->be->record(p, &g->h, from) && p->be->wait(p, to, g->h);
-  ga_pool_gev_put(p, g);
-  return ok;   /* e.g. 'from' failed: leave its chunks alone */
-}
-
 /* ---- pending chunks */
 
 static void pending_push(ga_pool *p, chunk *c, fence *f) {
@@ -249,7 +236,7 @@ static void pending_remove(ga_pool *p, chunk *c) {
   if (c->fnext) c->fnext->fprev = c->fprev;
   else p->pending_tail = c->fprev;
   c->fprev = c->fnext = NULL;
-  if (c->fence) ga_pool_fence_free(p, c->fence);
+  if (c->fence) ga_order_fence_free(&p->ord, c->fence);
   c->fence = NULL;
   p->npending--;
 }
@@ -261,13 +248,9 @@ static int async_release(ga_pool *p, chunk *c, int fast);
 ** the device was waited for) */
 static fence *fence_or_defer(ga_pool *p) {
   int deferred;
-  fence *f = ga_pool_fence_now(p, &deferred);
+  fence *f = ga_order_fence_now(&p->ord, &deferred);
   if (f || deferred) return f ? f : DEFER;
-  if (p->be->kind == BE_HOST) {
-    memcpy(p->test->completed, p->test->submitted, sizeof p->test->completed);
-  } else if (cudaDeviceSynchronize() != cudaSuccess) {
-    (void)cudaGetLastError();
-  }
+  ga_order_sync_all(&p->ord);
   return NULL;
 }
 
@@ -287,8 +270,8 @@ void ga_pool_pending_poll(ga_pool *p, int wait) {
   for (chunk *c = p->pending, *cn; c; c = cn) {
     cn = c->fnext;
     if (c->fence == DEFER) {   /* released during a capture: fence it once that ended */
-      if (ga_pool_any_capturing(p)) break;
-      if (p->be->kind == BE_ASYNC) {
+      if (ga_order_any_capturing(&p->ord)) break;
+      if (p->ord.be->kind == BE_ASYNC) {
         c->fence = NULL;
         pending_remove(p, c);
         if (!async_release(p, c, 0)) {
@@ -300,8 +283,8 @@ void ga_pool_pending_poll(ga_pool *p, int wait) {
       if ((c->fence = fence_or_defer(p)) == DEFER) break;
     }
     if (c->fence) {   /* none: parked for want of memory after a sync */
-      if (wait) ga_pool_fence_sync(p, c->fence);
-      else if (!ga_pool_fence_done(p, c->fence)) break;
+      if (wait) ga_order_fence_sync(&p->ord, c->fence);
+      else if (!ga_order_fence_done(&p->ord, c->fence)) break;
     }
     pending_remove(p, c);
     make_idle(p, c);
@@ -331,13 +314,13 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s, int graph) {
     return c;
   }
   if (graph) return NULL;
-  int capt = ga_pool_any_capturing(p);
+  int capt = ga_order_any_capturing(&p->ord);
   p->gen++;
   for (;;) {
     c = NULL;
     for (arena *a = p->arenas; a; a = a->next) {
       if (a == own || a == idle || !a->nfree || a->skip == p->gen) continue;
-      if (capt && stream_capturing(p, a->stream)) continue;
+      if (capt && ga_order_stream_capturing(&p->ord, a->stream)) continue;
       chunk *x = arena_best(a, size);
       if (x && (!c || x->b.size < c->b.size)) {
         c = x;
@@ -345,7 +328,7 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s, int graph) {
       }
     }
     if (!c) return NULL;
-    if (order_after(p, from->stream, s)) break;
+    if (ga_order_after(&p->ord, from->stream, s)) break;
     from->skip = p->gen;
   }
   ga_pool_bin_remove(p, c);
@@ -357,7 +340,7 @@ static chunk *take_cached(ga_pool *p, size_t size, cudaStream_t s, int graph) {
 ** be asked (creating the pool must not need a GPU) */
 void ga_pool_resolve_limit(ga_pool *p) {
   size_t t;
-  if (p->limit_frac > 0 && p->be->kind != BE_HOST && ga_pool_total_mem(p->device, &t)) {
+  if (p->limit_frac > 0 && p->ord.be->kind != BE_HOST && ga_pool_total_mem(p->ord.device, &t)) {
     p->limit = (size_t)(p->limit_frac * (double)t);
     p->limit_frac = 0;
   }
@@ -373,17 +356,17 @@ static ga_pool *pool_list;
 static ga_pool *pool_new(const backend *be, int device) {
   ga_pool *p = (ga_pool *)calloc(1, sizeof *p);
   if (!p) return NULL;
-  if (be->kind == BE_HOST && !(p->test = (hosttest *)calloc(1, sizeof *p->test))) {
+  if (be->kind == BE_HOST && !(p->ord.test = (hosttest *)calloc(1, sizeof *p->ord.test))) {
     free(p);
     return NULL;
   }
   if (pthread_mutex_init(&p->mu, NULL) != 0) {
-    free(p->test);
+    free(p->ord.test);
     free(p);
     return NULL;
   }
-  p->be = be;
-  p->device = device;
+  p->ord.be = be;
+  p->ord.device = device;
   if (be->kind != BE_HOST) {   /* device pools hear about destroyed streams */
     pthread_mutex_lock(&list_mu);
     p->lnext = pool_list;
@@ -396,7 +379,7 @@ static ga_pool *pool_new(const backend *be, int device) {
 /* Everything goes: segments (in use or not: only host test pools and empty
 ** owned pools get here), arenas, events. */
 static void pool_destroy(ga_pool *p) {
-  if (p->be->kind != BE_HOST) {
+  if (p->ord.be->kind != BE_HOST) {
     pthread_mutex_lock(&list_mu);
     for (ga_pool **pp = &pool_list; *pp; pp = &(*pp)->lnext)
       if (*pp == p) {
@@ -405,7 +388,7 @@ static void pool_destroy(ga_pool *p) {
       }
     pthread_mutex_unlock(&list_mu);
   }
-  int prev = p->be->kind != BE_HOST ? ga_pool_push_device(p->device) : -1;
+  int prev = p->ord.be->kind != BE_HOST ? ga_pool_push_device(p->ord.device) : -1;
   ga_pool_pending_poll(p, 1);   /* leftovers (no memory to make them idle) go with their segments */
   for (chunk *h = p->segs, *hn; h; h = hn) {
     hn = h->snext;
@@ -413,31 +396,23 @@ static void pool_destroy(ga_pool *p) {
       cn = c->next;
       free(c);
     }
-    p->be->release(p, h->b.ptr);
+    p->ord.be->release(&p->ord, h->b.ptr);
     free(h);
   }
   for (arena *a = p->arenas, *an; a; a = an) {
     an = a->next;
     free(a);
   }
-  for (gev *g = p->retired, *gn; g; g = gn) {
-    gn = g->next;
-    p->be->ev_free(p, g->h);
-    free(g);
-  }
-  for (gev *g = p->gfree, *gn; g; g = gn) {
-    gn = g->next;
-    p->be->ev_free(p, g->h);
-    free(g);
-  }
+  ga_order_free_events(&p->ord);
   if (p->free_stream) {
     (void)cudaStreamSynchronize(p->free_stream);
     (void)cudaStreamDestroy(p->free_stream);
   }
-  if (p->be->kind != BE_HOST) ga_pool_pop_device(p->device, prev);
+  if (p->ord.be->kind != BE_HOST) ga_pool_pop_device(p->ord.device, prev);
   (void)cudaGetLastError();
   pthread_mutex_destroy(&p->mu);
-  free(p->test);
+  if (p->ord.test) ga_streamlist_free(&p->ord.test->live);
+  free(p->ord.test);
   free(p);
 }
 
@@ -501,13 +476,13 @@ ga_pool *ga_pool_new_host(void) {
 /* A capture on device ended: chunks parked during it get their fences now
 ** (async ones their cudaFreeAsync), so that pools nobody allocates from
 ** any more, orphans included, do not keep them */
-void ga_pool_capture_over(int device) {
+static void capture_over(int device) {
   int prev = ga_pool_push_device(device);
   for (;;) {
     ga_pool *dead = NULL;
     pthread_mutex_lock(&list_mu);
     for (ga_pool *p = pool_list; p && !dead; p = p->lnext) {
-      if (p->device != device) continue;
+      if (p->ord.device != device) continue;
       pthread_mutex_lock(&p->mu);
       if (p->pending) ga_pool_pending_poll(p, 0);
       if (p->orphan && p->used == 0 && !p->dying) {
@@ -526,7 +501,7 @@ void ga_pool_capture_over(int device) {
 void ga_pool_release_owner(ga_pool *p) {
   if (!p || !p->owned) return;
   pthread_mutex_lock(&p->mu);
-  int now = p->be->kind == BE_HOST || (p->used == 0 && !p->dying);
+  int now = p->ord.be->kind == BE_HOST || (p->used == 0 && !p->dying);
   p->orphan = 1;
   if (now) p->dying = 1;
   pthread_mutex_unlock(&p->mu);
@@ -540,7 +515,7 @@ static chunk *new_block(ga_pool *p, void *ptr, size_t size) {
   if (!c) return NULL;
   c->b.ptr = ptr;
   c->b.size = size;
-  c->b.device = p->device;
+  c->b.device = p->ord.device;
   c->b.pool = p;
   c->b.priv = c;
   c->segsize = size;
@@ -552,38 +527,38 @@ static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph)
   size_t size = round_size(nbytes);
   if (!size) return NULL;
   pthread_mutex_lock(&p->mu);
-  if (p->be->kind == BE_ASYNC && p->pending) ga_pool_pending_poll(p, 0);
-  chunk *c = p->be->kind == BE_ASYNC ? NULL : take_cached(p, size, s, graph);
+  if (p->ord.be->kind == BE_ASYNC && p->pending) ga_pool_pending_poll(p, 0);
+  chunk *c = p->ord.be->kind == BE_ASYNC ? NULL : take_cached(p, size, s, graph);
   if (c) {
     p->used += c->b.size;
     pthread_mutex_unlock(&p->mu);
     goto handout;
   }
   ga_pool_resolve_limit(p);
-  size_t held = p->be->kind == BE_ASYNC ? p->used : p->total;
+  size_t held = p->ord.be->kind == BE_ASYNC ? p->used : p->total;
   if (p->limit && (held > p->limit || size > p->limit - held)) {
     pthread_mutex_unlock(&p->mu);
     return NULL;
   }
-  if (p->be->kind == BE_ASYNC) p->used += size;
+  if (p->ord.be->kind == BE_ASYNC) p->used += size;
   else p->total += size;   /* reserve, so concurrent allocations respect the limit */
   pthread_mutex_unlock(&p->mu);
 
   /* cudaMalloc can take milliseconds: not under the mutex */
-  void *ptr = p->be->alloc(p, size, s);
+  void *ptr = p->ord.be->alloc(&p->ord, size, s);
   c = ptr ? new_block(p, ptr, size) : NULL;
   if (!c && ptr) {
-    if (p->be->kind == BE_ASYNC) (void)cudaFreeAsync(ptr, s);
-    else p->be->release(p, ptr);
+    if (p->ord.be->kind == BE_ASYNC) (void)cudaFreeAsync(ptr, s);
+    else p->ord.be->release(&p->ord, ptr);
   }
   pthread_mutex_lock(&p->mu);
   if (!c) {
-    if (p->be->kind == BE_ASYNC) p->used -= size;
+    if (p->ord.be->kind == BE_ASYNC) p->used -= size;
     else p->total -= size;
     pthread_mutex_unlock(&p->mu);
     return NULL;
   }
-  if (p->be->kind != BE_ASYNC) {
+  if (p->ord.be->kind != BE_ASYNC) {
     c->snext = p->segs;
     if (p->segs) p->segs->sprev = c;
     p->segs = c;
@@ -605,7 +580,7 @@ ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
 }
 
 ga_block *ga_pool_try_alloc_graph(ga_pool *p, size_t nbytes, cudaStream_t s) {
-  return p->be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 1);
+  return p->ord.be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 1);
 }
 
 /* ---- release */
@@ -631,9 +606,9 @@ static int async_release(ga_pool *p, chunk *c, int fast) {
       p->free_stream = NULL;
       (void)cudaGetLastError();
     }
-    if (p->free_stream && (f = ga_pool_fence_now(p, &deferred)) != NULL) {
-      for (int i = 0; i < f->n; i++) p->be->wait(p, p->free_stream, f->ev[i]->h);
-      ga_pool_fence_free(p, f);
+    if (p->free_stream && (f = ga_order_fence_now(&p->ord, &deferred)) != NULL) {
+      for (int i = 0; i < f->n; i++) p->ord.be->wait(&p->ord, p->free_stream, f->ev[i]->h);
+      ga_order_fence_free(&p->ord, f);
       s = p->free_stream;
     } else if (deferred) {
       return 0;   /* a capture began meanwhile: the caller parks it */
@@ -655,11 +630,11 @@ static void chunk_release(ga_pool *p, chunk *c) {
   pthread_mutex_lock(&p->mu);
   int fast = c->epoch == epoch_of(p);
   /* events and cudaFreeAsync go to this device's streams */
-  int dev = p->be->kind == BE_ASYNC || (!fast && p->be->kind != BE_HOST);
-  int prev = dev ? ga_pool_push_device(p->device) : -1;
-  if (p->be->kind == BE_ASYNC) {
+  int dev = p->ord.be->kind == BE_ASYNC || (!fast && p->ord.be->kind != BE_HOST);
+  int prev = dev ? ga_pool_push_device(p->ord.device) : -1;
+  if (p->ord.be->kind == BE_ASYNC) {
     /* during a capture even the fast path's cudaFreeAsync could land in it */
-    if (ga_pool_any_capturing(p) || !async_release(p, c, fast)) pending_push(p, c, DEFER);
+    if (ga_order_any_capturing(&p->ord) || !async_release(p, c, fast)) pending_push(p, c, DEFER);
   } else {
     arena *a = fast ? arena_get(p, c->b.stream) : NULL;
     if (fast && !a) {   /* no host memory for a free list: keep it counted as in use */
@@ -673,7 +648,7 @@ static void chunk_release(ga_pool *p, chunk *c) {
   int destroy = p->orphan && p->used == 0 && !p->dying;
   if (destroy) p->dying = 1;
   pthread_mutex_unlock(&p->mu);
-  if (dev) ga_pool_pop_device(p->device, prev);
+  if (dev) ga_pool_pop_device(p->ord.device, prev);
   if (destroy) pool_destroy(p);
 }
 
@@ -694,25 +669,17 @@ void ga_block_release(ga_block *b) {
 }
 
 /* ===================================================================== */
-/* destroyed streams                                                     */
+/* streams that go: destroyed, or given back by their last user          */
 /* ===================================================================== */
 
-/* s is going away: its free chunks wait for its last work, then go idle
-** (pool mutex held; device current for device pools) */
+/* Settled first (an event recorded on s after its last work, or s waited
+** for), then untagged: s's free chunks are parked until that event passed,
+** then become idle, so no chunk names s any more and nothing will record
+** on it, order after it or take its free list. Chunks of s still in use are
+** released on the slow path later (the caller moves the epoch) and their
+** fences include s's event while it runs (the retired list). */
 void ga_pool_retire_in(ga_pool *p, cudaStream_t s) {
-  gev *g = ga_pool_gev_new(p);
-  if (g && !p->be->record(p, &g->h, s)) {
-    ga_pool_gev_put(p, g);
-    g = NULL;
-  }
-  if (!g) {   /* cannot fence it: wait for it */
-    if (p->be->kind == BE_HOST) {
-      int sid = ga_pool_sid(s);
-      p->test->completed[sid] = p->test->submitted[sid];
-    } else if (cudaStreamSynchronize(s) != cudaSuccess) {
-      (void)cudaGetLastError();
-    }
-  }
+  gev *g = ga_order_retire(&p->ord, s);
   arena *a = arena_find(p, s);
   while (a && a->nfree) {
     int b = next_bin(a, 0);
@@ -725,31 +692,58 @@ void ga_pool_retire_in(ga_pool *p, cudaStream_t s) {
       g->refs++;
       pending_push(p, c, f);
     } else {
-      if (g) p->be->sync(p, g->h);
+      if (g) p->ord.be->sync(&p->ord, g->h);
       make_idle(p, c);
     }
   }
   /* the empty arena stays: a new stream given the same handle finds it
   ** empty, and releases of the old stream's chunks are fenced (epoch) */
-  if (g) {   /* later fenced releases wait for it too, until it completes */
-    g->next = p->retired;
-    p->retired = g;
-  }
 }
 
-void ga_pool_stream_destroyed(int device, cudaStream_t s) {
-  /* first: no new fence records on s; then the epoch moves, so in-use
-  ** chunks of s are fenced when released */
-  ga_pool_registry_remove(device, s);
+/* Every device pool of device retires s (s no longer listed; the epoch
+** moved first, so in-use chunks of s are fenced when released) */
+static void retire_everywhere(int device, cudaStream_t s) {
   ga_pool_streams_changed();
   int prev = ga_pool_push_device(device);
   pthread_mutex_lock(&list_mu);
   for (ga_pool *p = pool_list; p; p = p->lnext) {
-    if (p->device != device || p->be->kind != BE_DEVICE) continue;
+    if (p->ord.device != device || p->ord.be->kind != BE_DEVICE) continue;
     pthread_mutex_lock(&p->mu);
     ga_pool_retire_in(p, s);
     pthread_mutex_unlock(&p->mu);
   }
   pthread_mutex_unlock(&list_mu);
   ga_pool_pop_device(device, prev);
+}
+
+void ga_pool_stream_created(int device, cudaStream_t s) {
+  /* without memory the stream goes unlisted: its releases then fence the
+  ** legacy stream only, and fence_now's caller falls back to a sync */
+  (void)ga_order_registry_adopt(device, s);
+}
+
+void ga_pool_stream_destroyed(int device, cudaStream_t s) {
+  ga_order_registry_remove(device, s);   /* first: no new fence records on s */
+  retire_everywhere(device, s);
+}
+
+void ga_pool_stream_adopt(int device, cudaStream_t s) {
+  (void)ga_order_registry_adopt(device, s);
+}
+
+void ga_pool_stream_give_back(int device, cudaStream_t s) {
+  if (ga_order_registry_give_back(device, s) == 1) retire_everywhere(device, s);
+}
+
+void ga_pool_stream_forget(cudaStream_t s) {
+  int device = ga_order_registry_device(s);
+  if (device >= 0) ga_pool_stream_destroyed(device, s);
+}
+
+/* ===================================================================== */
+/* captures                                                              */
+/* ===================================================================== */
+
+void ga_pool_capture_end(int device, cudaStream_t s) {
+  if (ga_order_capture_end(device, s)) capture_over(device);   /* fence what was parked meanwhile */
 }

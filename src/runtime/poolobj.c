@@ -25,6 +25,17 @@ typedef struct {
 
 static const char objs_key = 'p';    /* registry: device -> its default pool object */
 static const ga_objtype pool_type = {GA_POOL_MT, "a memory pool", "memory pool"};
+/* core._test.host_pool(): a pool of the same kind whose own methods (alloc,
+** work, finish, ...) drive its fake streams; its metatable is its own, so
+** that the public pools carry no test method */
+#define HOSTPOOL_MT "gpuarray.HostTestPool"
+static const ga_objtype host_type = {HOSTPOOL_MT, "a memory pool", "memory pool"};
+
+/* A pool object at idx, public or the host test pool, or NULL */
+static void *topoolobj(lua_State *L, int idx) {
+  void *u = ga_object_test(L, idx, &pool_type);
+  return u ? u : ga_object_test(L, idx, &host_type);
+}
 
 static const char alloc_key = 'A';   /* registry: the state's allocator (set_allocator) */
 
@@ -37,7 +48,7 @@ static ga_pool *pool_for(lpool *u, int dev) {
 }
 
 ga_pool *ga_topool(lua_State *L, int idx) {
-  lpool *u = (lpool *)ga_object_test(L, idx, &pool_type);
+  lpool *u = (lpool *)topoolobj(L, idx);
   return u ? pool_for(u, ga_state_get(L)->device) : NULL;
 }
 
@@ -168,7 +179,9 @@ ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
 /* ===================================================================== */
 
 static lpool *checkpool(lua_State *L, const char *fname) {
-  return (lpool *)ga_object_check(L, 1, &pool_type, fname);
+  lpool *u = (lpool *)topoolobj(L, 1);
+  if (u && u->obj.alive) return u;
+  return (lpool *)ga_object_check(L, 1, u ? u->obj.type : &pool_type, fname);   /* raises */
 }
 
 /* The pool a method works on: the object's pool for the current device */
@@ -180,7 +193,7 @@ static ga_pool *method_pool(lua_State *L, const char *fname) {
 
 static lpool *checkhost(lua_State *L, const char *fname) {
   lpool *u = checkpool(L, fname);
-  if (u->kind != K_HOST) ga_error(L, "%s: only the host test pool (_host_pool) has it", fname);
+  if (u->kind != K_HOST) ga_error(L, "%s: only the host test pool (core._test.host_pool) has it", fname);
   return u;
 }
 
@@ -283,7 +296,7 @@ static int l_pool_tostring(lua_State *L) {
 /* Owned pools live on while their blocks do (pool.c destroys them when the
 ** last one returns); default pools are process-wide */
 static int l_pool_gc(lua_State *L) {
-  lpool *u = (lpool *)ga_object_test(L, 1, &pool_type);
+  lpool *u = (lpool *)topoolobj(L, 1);
   if (!u) return 0;
   if (u->kind == K_HOST && u->p) {
     ga_pool_release_owner(u->p);
@@ -321,9 +334,9 @@ static int checksid(lua_State *L, int idx, const char *fname) {
 }
 
 static int l_host_alloc(lua_State *L) {
-  lpool *u = checkhost(L, "_alloc");
-  size_t n = (size_t)checkint(L, 2, "_alloc", "nbytes");
-  int sid = checksid(L, 3, "_alloc");
+  lpool *u = checkhost(L, "alloc");
+  size_t n = (size_t)checkint(L, 2, "alloc", "nbytes");
+  int sid = checksid(L, 3, "alloc");
   int graph = lua_toboolean(L, 4);   /* as for a graph being captured */
   lua_getiuservalue(L, 1, 1);
   ga_block *b = alloc_recover(L, ga_ctx(L), u->p, n, (cudaStream_t)(intptr_t)sid, graph);
@@ -334,7 +347,7 @@ static int l_host_alloc(lua_State *L) {
 }
 
 static int l_host_free(lua_State *L) {
-  ga_block *b = checkhandle(L, "_free");
+  ga_block *b = checkhandle(L, "free");
   lua_getiuservalue(L, 1, 1);
   lua_pushnil(L);
   lua_rawseti(L, -2, (lua_Integer)(intptr_t)b);
@@ -343,56 +356,69 @@ static int l_host_free(lua_State *L) {
 }
 
 static int l_host_ptr(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)(intptr_t)checkhandle(L, "_ptr")->ptr);
+  lua_pushinteger(L, (lua_Integer)(intptr_t)checkhandle(L, "ptr")->ptr);
   return 1;
 }
 
 static int l_host_size(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)checkhandle(L, "_size")->size);
+  lua_pushinteger(L, (lua_Integer)checkhandle(L, "size")->size);
   return 1;
 }
 
-/* _work(sid): queue work on fake stream sid; _finish(sid[, n]): all of it
+/* p:work(sid): queue work on fake stream sid; p:finish(sid[, n]): all of it
 ** (or its first n units) done;
 ** _live(sid, bool): sid exists (events go on it); _retire(sid): destroyed;
 ** _bump(): the stream epoch moves (a switch); _pending(), _waits(): counts */
 static int l_host_work(lua_State *L) {
-  ga_pool_test_work(checkhost(L, "_work")->p, checksid(L, 2, "_work"));
+  ga_pool_test_work(checkhost(L, "work")->p, checksid(L, 2, "work"));
   return 0;
 }
 
 static int l_host_finish(lua_State *L) {
-  long upto = lua_isnoneornil(L, 3) ? -1 : (long)checkint(L, 3, "_finish", "count");
-  ga_pool_test_finish(checkhost(L, "_finish")->p, checksid(L, 2, "_finish"), upto);
+  long upto = lua_isnoneornil(L, 3) ? -1 : (long)checkint(L, 3, "finish", "count");
+  ga_pool_test_finish(checkhost(L, "finish")->p, checksid(L, 2, "finish"), upto);
   return 0;
 }
 
 static int l_host_live(lua_State *L) {
-  ga_pool_test_live(checkhost(L, "_live")->p, checksid(L, 2, "_live"), lua_toboolean(L, 3));
+  ga_pool_test_live(checkhost(L, "live")->p, checksid(L, 2, "live"), lua_toboolean(L, 3));
   return 0;
 }
 
 static int l_host_retire(lua_State *L) {
-  ga_pool_test_retire(checkhost(L, "_retire")->p, checksid(L, 2, "_retire"));
+  ga_pool_test_retire(checkhost(L, "retire")->p, checksid(L, 2, "retire"));
   return 0;
 }
 
+/* p:adopt(sid): sid is a host's stream, with one more user;
+** p:give_back(sid) -> 1 when that was its last user (sid settled and
+** untagged), 0 when users remain, -1 when it was not listed */
+static int l_host_adopt(lua_State *L) {
+  ga_pool_test_adopt(checkhost(L, "adopt")->p, checksid(L, 2, "adopt"));
+  return 0;
+}
+
+static int l_host_give_back(lua_State *L) {
+  lua_pushinteger(L, ga_pool_test_give_back(checkhost(L, "give_back")->p, checksid(L, 2, "give_back")));
+  return 1;
+}
+
 static int l_host_bump(lua_State *L) {
-  ga_pool_test_bump(checkhost(L, "_bump")->p);
+  ga_pool_test_bump(checkhost(L, "bump")->p);
   return 0;
 }
 
 /* _capture(sid): fake stream sid is being captured; _capture(): none */
 static int l_host_capture(lua_State *L) {
-  int sid = lua_isnoneornil(L, 2) ? -1 : checksid(L, 2, "_capture");
-  ga_pool_test_capture(checkhost(L, "_capture")->p, sid);
+  int sid = lua_isnoneornil(L, 2) ? -1 : checksid(L, 2, "capture");
+  ga_pool_test_capture(checkhost(L, "capture")->p, sid);
   return 0;
 }
 
 static int l_host_pending(lua_State *L) {
   size_t pending;
   long waits;
-  ga_pool_test_counts(checkhost(L, "_pending")->p, &pending, &waits);
+  ga_pool_test_counts(checkhost(L, "pending")->p, &pending, &waits);
   lua_pushinteger(L, (lua_Integer)pending);
   return 1;
 }
@@ -400,7 +426,7 @@ static int l_host_pending(lua_State *L) {
 static int l_host_waits(lua_State *L) {
   size_t pending;
   long waits;
-  ga_pool_test_counts(checkhost(L, "_waits")->p, &pending, &waits);
+  ga_pool_test_counts(checkhost(L, "waits")->p, &pending, &waits);
   lua_pushinteger(L, (lua_Integer)waits);
   return 1;
 }
@@ -411,7 +437,7 @@ static int l_host_waits(lua_State *L) {
 
 /* A new object in its harmless state (no pool yet) */
 static lpool *push_pool(lua_State *L, int kind) {
-  lpool *u = (lpool *)ga_object_new(L, &pool_type, sizeof *u, 1);
+  lpool *u = (lpool *)ga_object_new(L, kind == K_HOST ? &host_type : &pool_type, sizeof *u, 1);
   u->kind = kind;
   u->obj.alive = kind > K_HOST;         /* the others are alive once they hold their pool */
   return u;
@@ -459,7 +485,7 @@ static int l_host_pool(lua_State *L) {
   lua_setiuservalue(L, -2, 1);
   u->p = ga_pool_new_host();
   u->obj.alive = u->p != NULL;
-  if (!u->p) return ga_error(L, "_host_pool: out of host memory");
+  if (!u->p) return ga_error(L, "host_pool: out of host memory");
   return 1;
 }
 
@@ -468,7 +494,7 @@ static int l_host_pool(lua_State *L) {
 static int l_set_allocator(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   if (!lua_isnoneornil(L, 1)) {
-    lpool *u = (lpool *)ga_object_test(L, 1, &pool_type);
+    lpool *u = (lpool *)topoolobj(L, 1);
     if (!u) ga_error(L, "set_allocator: expected a memory pool or nil, got %s", luaL_typename(L, 1));
     if (u->kind == K_HOST) ga_error(L, "set_allocator: the host test pool cannot hold arrays");
   }
@@ -493,18 +519,25 @@ static const luaL_Reg pool_methods[] = {
   {"free_all_blocks", l_free_all_blocks},
   {"set_limit", l_set_limit},
   {"get_limit", l_get_limit},
-  {"_alloc", l_host_alloc},
-  {"_free", l_host_free},
-  {"_ptr", l_host_ptr},
-  {"_size", l_host_size},
-  {"_work", l_host_work},
-  {"_finish", l_host_finish},
-  {"_live", l_host_live},
-  {"_retire", l_host_retire},
-  {"_bump", l_host_bump},
-  {"_capture", l_host_capture},
-  {"_pending", l_host_pending},
-  {"_waits", l_host_waits},
+  {NULL, NULL}
+};
+
+/* the host test pool's own, besides the above */
+static const luaL_Reg host_test_methods[] = {
+  {"alloc", l_host_alloc},
+  {"free", l_host_free},
+  {"ptr", l_host_ptr},
+  {"size", l_host_size},
+  {"work", l_host_work},
+  {"finish", l_host_finish},
+  {"live", l_host_live},
+  {"retire", l_host_retire},
+  {"adopt", l_host_adopt},
+  {"give_back", l_host_give_back},
+  {"bump", l_host_bump},
+  {"capture", l_host_capture},
+  {"pending", l_host_pending},
+  {"waits", l_host_waits},
   {NULL, NULL}
 };
 
@@ -520,7 +553,11 @@ static const luaL_Reg pool_funcs[] = {
   {"MemoryAsyncPool", l_memory_async_pool},
   {"set_allocator", l_set_allocator},
   {"get_allocator", l_get_allocator},
-  {"_host_pool", l_host_pool},
+  {NULL, NULL}
+};
+
+static const luaL_Reg pool_funcs_test[] = {
+  {"host_pool", l_host_pool},
   {NULL, NULL}
 };
 
@@ -532,5 +569,14 @@ void ga_open_pool(lua_State *L) {
     lua_setfield(L, -2, "__index");
   }
   lua_pop(L, 1);
+  if (luaL_newmetatable(L, HOSTPOOL_MT)) {
+    ga_setfuncs(L, pool_meta);
+    lua_newtable(L);
+    ga_setfuncs(L, pool_methods);
+    ga_setfuncs(L, host_test_methods);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
   ga_setfuncs(L, pool_funcs);
+  ga_setprivate(L, GA_TEST, pool_funcs_test);
 }

@@ -122,6 +122,7 @@ typedef struct {
   int non_blocking;
   int priority;
   int owned;            /* created here: destroyed by destroy/__gc/__close */
+  int adopted;          /* a host's stream, this object one of its users (ga_push_stream) */
 } ga_stream;
 
 typedef struct {
@@ -150,6 +151,12 @@ cudaStream_t ga_opt_stream(lua_State *L, ga_state *ctx, int opts_idx, const char
 /* The Stream object at idx (checked as ga_checkstream does) becomes the
 ** current stream of ctx: s:use() for the C API's ga_set_stream */
 void ga_stream_use(lua_State *L, ga_state *ctx, int idx, const char *fname);
+
+/* A Stream object over a host's stream (st->adopted) lets it go: one user
+** fewer, and the last one settles and untags it in the pools
+** (ga_pool_stream_give_back). dead: the object is unusable from now on (the
+** host may destroy the stream). Idempotent; __gc calls it too. */
+void ga_stream_give_back(ga_stream *st, int dead);
 
 /* Push the current Stream object (Stream.null when none was chosen) */
 void ga_push_current_stream(lua_State *L, ga_state *ctx);
@@ -230,8 +237,16 @@ void ga_pool_streams_changed(void);
 ** chunks are reused only after that work passed them). */
 void ga_pool_stream_created(int device, cudaStream_t s);
 void ga_pool_stream_destroyed(int device, cudaStream_t s);
+/* A host's stream (ga_push_stream, ga_set_stream) gets one more user, or
+** gives one back: when the last user gives it back, it is settled and
+** untagged as a destroyed one is (an event recorded on it now: it is still
+** alive), so that the host may destroy it afterwards. forget: the same at
+** once, whatever the users (ga_forget_stream) */
+void ga_pool_stream_adopt(int device, cudaStream_t s);
+void ga_pool_stream_give_back(int device, cudaStream_t s);
+void ga_pool_stream_forget(cudaStream_t s);
 
-/* ---- stream capture (graph.c calls these; poolev.c keeps the list) -----
+/* ---- stream capture (graph.c calls these; pool_order.c keeps the list) --
 ** While a stream of a device is being captured, the pools of that device
 ** record no event and wait for nothing: releases that need a fence are
 ** parked until the capture ends, and no chunk is reused across a capturing
@@ -244,7 +259,7 @@ int ga_pool_stream_capturing(int device, cudaStream_t s); /* NULL: legacy, block
 /* ---- pools that Lua objects own --------------------------------------- */
 ga_pool *ga_pool_new_device(int device);    /* ga.MemoryPool(), one per device */
 ga_pool *ga_pool_new_async(int device);     /* ga.MemoryAsyncPool() */
-ga_pool *ga_pool_new_host(void);            /* core._host_pool() */
+ga_pool *ga_pool_new_host(void);            /* core._test.host_pool() */
 /* The owning object is gone: the pool is destroyed as soon as no block of it
 ** is in use (blocks keep their pool alive). A host test pool goes at once. */
 void ga_pool_release_owner(ga_pool *p);
@@ -256,6 +271,11 @@ void ga_pool_test_work(ga_pool *p, int sid);     /* queue one unit of work on si
 void ga_pool_test_finish(ga_pool *p, int sid, long upto);
 void ga_pool_test_live(ga_pool *p, int sid, int live);
 void ga_pool_test_retire(ga_pool *p, int sid);   /* stream sid destroyed */
+/* sid is a host's stream: one more user (ga_push_stream), one fewer
+** (returns 1 when that was the last: sid was settled and untagged, 0 when
+** users remain, -1 when it was not listed) */
+void ga_pool_test_adopt(ga_pool *p, int sid);
+int ga_pool_test_give_back(ga_pool *p, int sid);
 void ga_pool_test_bump(ga_pool *p);              /* a stream switch, for this pool only */
 void ga_pool_test_capture(ga_pool *p, int sid);  /* sid is being captured (< 0: none) */
 /* chunks waiting for events; cross-stream waits issued so far */

@@ -11,7 +11,9 @@
 ** Life cycle (liolib.c's pattern): the userdata is made in a harmless state
 ** with its metatable before CUDA creates anything; destroy(), __close and
 ** __gc are one idempotent function; finalizers never raise. Stream.null
-** and streams we did not create are never destroyed.
+** and streams we did not create are never destroyed: a host's stream is
+** given back instead (ga_stream_give_back), when its object is collected or
+** the host sets another stream.
 */
 #include <string.h>
 
@@ -132,9 +134,19 @@ static void stream_destroy(lua_State *L, ga_stream *st) {
   st->s = NULL;
 }
 
+void ga_stream_give_back(ga_stream *st, int dead) {
+  if (dead) st->obj.alive = 0;
+  if (!st->adopted) return;
+  st->adopted = 0;
+  ga_pool_stream_give_back(st->device, st->s);
+}
+
 static int l_stream_gc(lua_State *L) {
   ga_stream *st = ga_tostream(L, 1);
-  if (st) stream_destroy(NULL, st);
+  if (st) {
+    stream_destroy(NULL, st);
+    ga_stream_give_back(st, 1);   /* a host's stream: this object no longer uses it */
+  }
   return 0;
 }
 
@@ -488,6 +500,18 @@ static const luaL_Reg event_meta[] = {
   {NULL, NULL}
 };
 
+/* the object s:scope() returns for `local _ <close> = s:scope()`: close
+** serves __close and a close() method (leaving the scope by hand) */
+static const luaL_Reg scope_meta[] = {
+  {"__close", l_scope_close},
+  {NULL, NULL}
+};
+
+static const luaL_Reg scope_methods[] = {
+  {"close", l_scope_close},
+  {NULL, NULL}
+};
+
 static const luaL_Reg stream_funcs[] = {
   {"Event", l_event_new},
   {"get_current_stream", l_get_current_stream},
@@ -498,7 +522,7 @@ static const luaL_Reg stream_funcs[] = {
 void ga_open_stream(lua_State *L) {
   ga_new_type(L, GA_STREAM_MT, stream_meta, stream_methods, l_stream_index);
   ga_new_type(L, GA_EVENT_MT, event_meta, event_methods, l_event_index);
-  ga_new_scope_type(L, SCOPE_MT, l_scope_close);
+  ga_new_type(L, SCOPE_MT, scope_meta, scope_methods, NULL);
   /* Stream.null: one per state, kept across reopenings */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &null_key) != LUA_TUSERDATA) {
     lua_pop(L, 1);

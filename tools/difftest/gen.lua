@@ -209,6 +209,10 @@ local BINARY = {
   { "bitwise_xor", "~", "^", "biu" }, { "equal", nil, nil, "biufc" }, { "not_equal", nil, nil, "biufc" },
   { "less", nil, nil, "biuf" }, { "less_equal", nil, nil, "biuf" }, { "greater", nil, nil, "biuf" },
   { "greater_equal", nil, nil, "biuf" },
+  -- the math room's ufuncs (issue 26)
+  { "logaddexp", nil, nil, "f" }, { "logaddexp2", nil, nil, "f" }, { "heaviside", nil, nil, "f" },
+  { "nextafter", nil, nil, "f" }, { "gcd", nil, nil, "iu" }, { "lcm", nil, nil, "iu" },
+  { "fmod", nil, nil, "iuf" }, { "float_power", nil, nil, "f" },
 }
 
 local UNARY = {
@@ -219,6 +223,9 @@ local UNARY = {
   { "conj", "iufc", "same" }, { "isnan", "fc", "bool" }, { "isinf", "fc", "bool" },
   { "isfinite", "biufc", "bool" }, { "logical_not", "biuf", "bool" }, { "invert", "biu", "same" },
   { "real", "fc", "real" }, { "imag", "fc", "real" },
+  -- the math room's ufuncs (issue 26)
+  { "fabs", "iuf", "float" }, { "fix", "f", "same" }, { "sinc", "iuf", "float" }, { "i0", "f", "same" },
+  { "positive", "iufc", "same" }, { "nan_to_num", "fc", "same" },
 }
 
 function Program:binary(a)
@@ -260,7 +267,8 @@ function Program:binary(a)
   local kind = join_kind(a.kind, bkind)
   if op[1]:find("^logical") or op[1]:find("equal") or op[1]:find("^less") or op[1]:find("^greater") then
     kind = "b"
-  elseif op[1] == "divide" or op[1] == "arctan2" or op[1] == "hypot" or op[1] == "copysign" then
+  elseif op[1] == "divide" or op[1] == "arctan2" or op[1] == "hypot" or op[1] == "copysign"
+      or op[1]:find("^logaddexp") or op[1] == "heaviside" or op[1] == "nextafter" or op[1] == "float_power" then
     kind = kind == "c" and "c" or "f"
   end
   local left = random() < 0.15 and bshape ~= nil and #bshape == 0 and op[2] ~= nil
@@ -539,6 +547,112 @@ function Program:creation()
                   ("np.full(%s, %s, dtype=%q)"):format(shape_lit(s, true), py_lit(v), t))
 end
 
+-- ufunc methods (issue 26): axes and indices 1-based in Lua, 0-based in
+-- Python; reduce's and accumulate's default axis is the first on both sides
+local METHOD_UFUNCS = {
+  { "add", "biuf", true }, { "multiply", "biuf", true }, { "maximum", "biuf", true },
+  { "minimum", "biuf", true }, { "logical_and", "biuf", true }, { "logical_or", "biuf", true },
+  { "subtract", "iuf", false }, { "bitwise_or", "iu", true }, { "bitwise_xor", "biu", true },
+  { "fmax", "f", true }, { "logaddexp", "f", true },
+}
+
+local function method_kind(name, k)
+  if name:find("^logical") then return "b" end
+  if name == "logaddexp" then return "f" end
+  if (name == "add" or name == "multiply") and k == "b" then return "i" end
+  return k
+end
+
+function Program:method(a)
+  local nd = #a.shape
+  if nd == 0 or has_zero(a.shape) then return self:unary(a) end
+  local choices = {}
+  for _, u in ipairs(METHOD_UFUNCS) do
+    if kind_ok(u[2], a.kind) then choices[#choices + 1] = u end
+  end
+  if #choices == 0 then return self:unary(a) end
+  local u = pick(choices)
+  local name = u[1]
+  local kind = method_kind(name, a.kind)
+  local r = random(100)
+  if r <= 40 then
+    -- reduce: the default axis, one axis, or every axis (reorderable ones)
+    local ax = random(1, nd)
+    if random() < 0.3 then ax = ax - nd - 1 end
+    local ax0 = ax > 0 and ax or nd + ax + 1
+    local keep = random() < 0.25
+    local s = {}
+    if u[3] and nd > 1 and random() < 0.2 then
+      local la, pa = {}, {}
+      for d = 1, nd do
+        la[d], pa[d] = tostring(d), tostring(d - 1)
+        if keep then s[d] = 1 end
+      end
+      return self:var(s, kind, ("ga.%s.reduce(%s, { axis = {%s}, keepdims = %s })"):format(name, a.name,
+                        table.concat(la, ", "), tostring(keep)),
+                      ("np.%s.reduce(%s, axis=(%s,), keepdims=%s)"):format(name, a.name, table.concat(pa, ", "),
+                        keep and "True" or "False"))
+    end
+    for d = 1, nd do
+      if d ~= ax0 then s[#s + 1] = a.shape[d] elseif keep then s[#s + 1] = 1 end
+    end
+    if random() < 0.3 and not keep then
+      -- positional axis, or none (the first axis by default on both sides)
+      return self:var(s, kind, ("ga.%s.reduce(%s%s)"):format(name, a.name, ax0 == 1 and "" or (", " .. ax)),
+                      ("np.%s.reduce(%s%s)"):format(name, a.name,
+                        ax0 == 1 and "" or (", axis=" .. (ax > 0 and ax - 1 or ax))))
+    end
+    return self:var(s, kind, ("ga.%s:reduce(%s, { axis = %d, keepdims = %s })"):format(name, a.name, ax,
+                      tostring(keep)),
+                    ("np.%s.reduce(%s, axis=%d, keepdims=%s)"):format(name, a.name, ax > 0 and ax - 1 or ax,
+                      keep and "True" or "False"))
+  end
+  if r <= 65 then
+    local ax = random(1, nd)
+    return self:var(copy(a.shape), kind, ("ga.%s.accumulate(%s, %d)"):format(name, a.name, ax),
+                    ("np.%s.accumulate(%s, axis=%d)"):format(name, a.name, ax - 1))
+  end
+  if r <= 80 then
+    -- reduceat: random 1-based starts (descending pairs included) along an axis
+    local ax = random(1, nd)
+    local n = a.shape[ax]
+    local k = random(1, 4)
+    local li, pi = {}, {}
+    for j = 1, k do
+      local v = random(1, n)
+      li[j], pi[j] = tostring(v), tostring(v - 1)
+    end
+    local s = copy(a.shape)
+    s[ax] = k
+    return self:var(s, kind, ("ga.%s.reduceat(%s, {%s}, %d)"):format(name, a.name, table.concat(li, ", "), ax),
+                    ("np.%s.reduceat(%s, [%s], axis=%d)"):format(name, a.name, table.concat(pi, ", "), ax - 1))
+  end
+  if r <= 90 then
+    local b = self:source({ random(1, 3) }, a.kind)
+    local s = copy(a.shape)
+    s[#s + 1] = b.shape[1]
+    local okind = name:find("^logical") and "b" or a.kind
+    return self:var(s, okind, ("ga.%s.outer(%s, %s)"):format(name, a.name, b.name),
+                    ("np.%s.outer(%s, %s)"):format(name, a.name, b.name))
+  end
+  -- at: in place on a copy; repeated 1-based positions along the first axis
+  if a.kind == "b" or name:find("^logical") or name == "logaddexp" then return self:unary(a) end
+  local n = a.shape[1]
+  local k = random(1, 6)
+  local li, pi = {}, {}
+  for j = 1, k do
+    local v = random(1, n)
+    if random() < 0.2 then v = -v end
+    li[j], pi[j] = tostring(v), tostring(v > 0 and v - 1 or v)
+  end
+  local val = a.kind == "f" and random(-8, 8) / 4 or random(0, 3)
+  return self:var(copy(a.shape), a.kind,
+                  ("(function() local t = %s:copy(); ga.%s.at(t, {%s}, %s); return t end)()"):format(a.name, name,
+                    table.concat(li, ", "), lua_num(val)),
+                  ("(lambda t: (np.%s.at(t, [%s], %s), t)[1])(%s.copy())"):format(name, table.concat(pi, ", "),
+                    lua_num(val), a.name))
+end
+
 ---------------------------------------------------------------------------
 -- sorting, sets, logic, bits, functional, counting (issue 25's rooms)
 ---------------------------------------------------------------------------
@@ -745,6 +859,7 @@ end
 local STEPS = {
   { "binary", 30 }, { "unary", 12 }, { "power", 4 }, { "shift", 3 }, { "view", 16 }, { "reduction", 14 },
   { "scan", 5 }, { "mask", 4 }, { "take", 5 }, { "where", 3 }, { "astype", 4 }, { "breadth", 14 },
+  { "method", 8 },
 }
 
 local function pick_step()

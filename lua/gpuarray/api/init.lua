@@ -16,12 +16,12 @@
 -- (docs/reference.md, tools/gen-reference.lua) and ga.help read the same
 -- declarations, so they cannot drift from the code.
 local core = require "gpuarray.core"
-local capi = core._api
+local capi = core.api
 
 local api = {}
 
 --- Every declaration in the order made: entries { info = (the parsed
--- declaration, core._api.info), f = the function, also = {other public
+-- declaration, core.api.info), f = the function, also = {other public
 -- names of f} }
 api.list = {}
 api.by_func = {}   -- a declared function (or callable object) -> its entry

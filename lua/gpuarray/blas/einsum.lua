@@ -139,6 +139,9 @@ return function(ga)
     for i, x in ipairs(arrays) do
       if x.dtype ~= dt then x = x:astype(dt) end
       local lt = letters_of(terms[i], x.ndim, ell_n, i)
+      -- NumPy's implicit output counts a letter every time it is written,
+      -- so "ii" (twice) is summed out: the trace, not the diagonal
+      for _, c in ipairs(lt) do count[c] = (count[c] or 0) + 1 end
       local sh = x.shape
       for d, c in ipairs(lt) do
         if c:match("%u") and sh[d] == 1 then
@@ -154,7 +157,7 @@ return function(ga)
         for j = d + 1, #lt do if lt[j] == lt[d] then e = j break end end
         if e then
           local c = lt[d]
-          x = core._diag_view(x, 0, d, e)
+          x = core.blas.diag_view(x, 0, d, e)
           table.remove(lt, e)
           table.remove(lt, d)
           lt[#lt + 1] = c
@@ -162,7 +165,6 @@ return function(ga)
           d = d + 1
         end
       end
-      for _, c in ipairs(lt) do count[c] = (count[c] or 0) + 1 end
       arrays[i], lts[i] = x, lt
     end
     -- the output letters

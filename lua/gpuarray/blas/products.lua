@@ -1,5 +1,5 @@
 --- Products (API.md §7): matmul with NumPy's semantics over one C entry
--- point (core._matmul: cuBLAS GEMM for float16/32/64 and complex, a kernel
+-- point (core.blas.matmul: cuBLAS GEMM for float16/32/64 and complex, a kernel
 -- of ours for integers and bool), and everything built on it: dot, vdot,
 -- inner, outer, tensordot, kron; the diagonal family trace, diagonal,
 -- diag, tril, triu; ga.set_matmul_precision. einsum is in einsum.lua.
@@ -49,22 +49,7 @@ The matmul precision of this Lua state: "highest" or "tf32".
     return true
   end
 
-  -- The byte range [lo, hi) an array can reach (for out= overlap checks)
-  local function span(x)
-    local lo, hi = x.data_ptr, x.data_ptr + x.itemsize
-    local sh, st = x.shape, x.strides
-    for d = 1, #sh do
-      if sh[d] == 0 then return 0, 0 end
-      local e = (sh[d] - 1) * st[d]
-      if e < 0 then lo = lo + e else hi = hi + e end
-    end
-    return lo, hi
-  end
-  local function overlaps(x, y)
-    local a0, a1 = span(x)
-    local b0, b1 = span(y)
-    return a0 < b1 and b0 < a1
-  end
+  local overlaps = internal.overlaps
 
   def(ga, [[
 matmul(x1: array_like, x2: array_like, out: ndarray?) -> ndarray
@@ -99,7 +84,7 @@ leading axes are batches and broadcast, zero-size axes allowed.
     if not same_shape(sb, fb) then b = ga.broadcast_to(b, fb) end
     local direct = out and out.dtype == dt and out.flags.c_contiguous and not overlaps(out, a) and not overlaps(out, b)
     local c = direct and out:reshape(full) or ga.empty(full, dt)
-    core._matmul(a, b, c, precision == "tf32")
+    core.blas.matmul(a, b, c, precision == "tf32")
     if out then
       if not direct then out:set(c) end
       return out
@@ -261,7 +246,7 @@ diagonal(a: array_like, offset: integer = 0, axis1: axis = 1, axis2: axis = 2) -
 A view of the diagonal of the axis1, axis2 planes (offset above the main
 diagonal when positive), appended as the last axis.
 ]], function(x, offset, axis1, axis2)
-    return core._diag_view(operand(x, "diagonal"), offset, axis1, axis2)
+    return core.blas.diag_view(operand(x, "diagonal"), offset, axis1, axis2)
   end)
   methods.diagonal = ga.diagonal
   api.alias("ndarray:diagonal", ga.diagonal)
@@ -270,7 +255,7 @@ diagonal when positive), appended as the last axis.
 trace(a: array_like, offset: integer = 0, axis1: axis = 1, axis2: axis = 2, dtype: dtype?, out: ndarray?) -> ndarray
 The sum along diagonals (a 0-d array for a matrix).
 ]], function(x, offset, axis1, axis2, dtype, out)
-    local d = core._diag_view(operand(x, "trace"), offset, axis1, axis2)
+    local d = core.blas.diag_view(operand(x, "trace"), offset, axis1, axis2)
     return ga.sum(d, { axis = -1, dtype = dtype, out = out })
   end)
   methods.trace = ga.trace
@@ -285,11 +270,11 @@ k-th diagonal of a 2-D v (a view).
     if v.ndim == 1 then
       local n = v.shape[1] + math.abs(k)
       local z = ga.zeros({ n, n }, v.dtype)
-      core._diag_view(z, k, 1, 2):set(v)
+      core.blas.diag_view(z, k, 1, 2):set(v)
       return z
     end
     if v.ndim ~= 2 then fail(("diag: a 1-D or 2-D input, got %d-D"):format(v.ndim)) end
-    return core._diag_view(v, k, 1, 2)
+    return core.blas.diag_view(v, k, 1, 2)
   end)
 
   local function tri(name, keep)

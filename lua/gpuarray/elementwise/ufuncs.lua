@@ -4,7 +4,7 @@
 -- for bool, int8..int64, uint8..uint64, float16/32/64, complex64/128) and
 -- the CUDA expression over in0, in1 and out0. `ops` overrides the
 -- expression for loops whose first input is one of the given type chars.
--- The C side (src/ufunc.c) turns each into an object that compiles its
+-- The C side (src/elementwise/ufunc.c) turns each into an object that compiles its
 -- loops through the elementwise engine on first use, one kernel per loop,
 -- operand dtypes and layout class.
 --
@@ -12,7 +12,9 @@
 -- first loop the promoted dtype casts to safely, so the order of the loops
 -- matters: narrow before wide, as in NumPy. float16 loops compute in
 -- float32; the helpers (ga_floor_divide, ga_maximum, ...) live in
--- kernels/math.cuh.
+-- kernels/common/math.cuh. Each ufunc is declared (API.md §0) with its
+-- one-line doc from ufunc_docs.lua; its methods (reduce, accumulate,
+-- reduceat, outer, at) come from lua/gpuarray/math/ufunc_methods.lua.
 return function(ga)
   local core = ga._core
 
@@ -154,21 +156,74 @@ return function(ga)
   def { name = "greater", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_lt(in1, in0)", types = NUM }
   def { name = "greater_equal", nin = 2, loops = to(ALL, "?", 2), op = "out0 = ga_le(in1, in0)", types = NUM }
 
+  -------------------------------------------------------------------------
+  -- the rest of NumPy's math ufuncs (and CuPy's, where NumPy has a function:
+  -- sinc, i0, fix; cupyx's rsqrt). Device helpers: kernels/common/math.cuh.
+  def { name = "fabs", nin = 1, loops = same(FLOATS, 1), op = "out0 = ga_fabs(in0)",
+        types = "floating point numbers" }
+  -- NumPy 2: integers keep their dtype (fix = trunc)
+  def { name = "fix", nin = 1, loops = same("?" .. INTS .. FLOATS, 1), op = "out0 = ga_trunc(in0)",
+        ops = { ["?" .. INTS] = "out0 = in0" }, types = "real numbers" }
+  -- NumPy's sinc and i0 compute integers in float64
+  def { name = "sinc", nin = 1, loops = cat(to("?" .. INTS, "d", 1), same(FLOATS .. COMPLEX, 1)),
+        op = "out0 = ga_sinc(in0)", ops = { ["?" .. INTS] = "out0 = ga_sinc((double)in0)" }, types = NUM }
+  def { name = "i0", nin = 1, loops = cat(to("?" .. INTS, "d", 1), same(FLOATS, 1)),
+        op = "out0 = ga_i0(in0)", ops = { ["?" .. INTS] = "out0 = ga_i0((double)in0)" }, types = "real numbers" }
+  def { name = "rsqrt", nin = 1, loops = same(FLOATS .. COMPLEX, 1), op = "out0 = ga_rsqrt(in0)", types = FLT }
+  for _, name in ipairs { "logaddexp", "logaddexp2", "heaviside" } do
+    def { name = name, nin = 2, loops = same(FLOATS, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
+          types = "floating point numbers" }
+  end
+  -- float16 steps its own bits, not float32's
+  def { name = "nextafter", nin = 2, loops = same(FLOATS, 2), op = "out0 = ga_nextafter(in0, in1)",
+        ops = { e = "out0 = ga_nextafter_h(in0, in1)" }, types = "floating point numbers" }
+  for _, name in ipairs { "gcd", "lcm" } do
+    def { name = name, nin = 2, loops = same(INTS, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
+          types = "integers" }
+  end
+  -- power in float64 or complex128 whatever the inputs
+  def { name = "float_power", nin = 2, loops = { "dd->d", "DD->D" }, op = "out0 = ga_power(in0, in1)",
+        types = NUM }
+
+  -- the declarations (API.md §0): inputs by position as in NumPy, out by
+  -- position or name, dtype by name; the C call checks an options table's
+  -- keys against them and reads no table when none is given
+  local api = require "gpuarray.api"
+  local DOC = require "gpuarray.elementwise.ufunc_docs"
+  local function declare(d)
+    local ins = d.nin == 1 and "x: array_like" or "x1: array_like, x2: array_like"
+    local doc = DOC[d.name] or error("ufuncs: no doc line for " .. d.name)
+    return api.declare(("%s(%s, out: ndarray?, *, dtype: dtype?) -> ndarray\n%s\n"):format(d.name, ins, doc))
+  end
+
+  -- every ufunc's methods (reduce, accumulate, reduceat, outer, at)
+  local um = require("gpuarray.math.ufunc_methods")(ga)
+  local internal = require "gpuarray.internal"
+  internal.ufunc_methods = um
+
   local ufuncs = {}
   for _, d in ipairs(defs) do
-    local u = core._ufunc(d)
+    local decl = declare(d)
+    d.decl, d.methods = decl, um.proxy()
+    local u = core.elementwise.ufunc(d)
+    um.attach(d.methods, u)
+    d.decl, d.methods = nil, nil   -- the ufunc keeps them; the definition stays plain data
+    api.attach(decl, u)
     ga[d.name] = u
     ufuncs[#ufuncs + 1] = d.name
   end
   -- NumPy's other names
-  ga.absolute = ga.abs
-  ga.conjugate = ga.conj
-  ga.true_divide = ga.divide
-  ga.mod = ga.remainder
-  ga.bitwise_not = ga.invert
-  local internal = require "gpuarray.internal"
+  for alias, name in pairs { absolute = "abs", conjugate = "conj", true_divide = "divide", mod = "remainder",
+                             bitwise_not = "invert", asin = "arcsin", acos = "arccos", atan = "arctan",
+                             atan2 = "arctan2", asinh = "arcsinh", acosh = "arccosh", atanh = "arctanh",
+                             pow = "power", degrees = "rad2deg", radians = "deg2rad" } do
+    ga[alias] = ga[name]
+    api.alias(alias, ga[name])
+  end
   internal.ufunc_defs = defs   -- for specs and tools
   internal.ufunc_names = ufuncs
+  for _, d in ipairs(defs) do internal.ufunc_def_of[ga[d.name]] = d end
 
-  core._install_operators(ga)
+  -- the operators (+, -, ..., x:add_(y), x:lt(y)) were bound to their
+  -- ufuncs as core.elementwise.ufunc made them (src/elementwise/operators.c)
 end

@@ -1,46 +1,46 @@
 --- ga.fft's helpers: sample frequencies, shifts, and the plan cache.
 return function(ga, fft)
   local internal = require("gpuarray.internal")
+  local api = require("gpuarray.api")
   local core = ga._core
   local fail = internal.fail
 
   local function check_n(n, d, fname)
-    local m = math.tointeger(n)
-    if m == nil or m < 1 then fail(fname .. ": n must be a positive integer") end
-    d = d or 1.0
-    if type(d) ~= "number" or d == 0 then fail(fname .. ": d must be a non-zero number") end
-    return m, d
+    if n < 1 then fail(fname .. ": n must be a positive integer") end
+    if d == 0 then fail(fname .. ": d must be a non-zero number") end
+    return n, d
   end
   local function float_dtype(dt)
     if dt == nil then return "float64" end
     return ga.dtype(dt).name
   end
 
-  --- fftfreq(n[, d][, dtype]): 0, 1, ..., -(n//2), ..., -1, over d * n
-  function fft.fftfreq(n, d, dt)
-    if type(d) == "table" then d, dt = d.d, d.dtype end
+  api.def(fft, [[
+fft.fftfreq(n: integer, d: number = 1.0, *, dtype: dtype?) -> ndarray
+The sample frequencies of an n-point transform: 0, 1, ..., -(n//2), ..., -1, over d n (float64 by default).
+]], function(n, d, dt)
     local m
     m, d = check_n(n, d, "fft.fftfreq")
     local k = ga.arange(m, "float64")
     local r = ga.where(k:ge((m + 1) // 2), k - m, k) * (1 / (d * m))
     dt = float_dtype(dt)
     return dt == "float64" and r or r:astype(dt)
-  end
+  end)
 
-  --- rfftfreq(n[, d][, dtype]): 0, 1, ..., n//2, over d * n
-  function fft.rfftfreq(n, d, dt)
-    if type(d) == "table" then d, dt = d.d, d.dtype end
+  api.def(fft, [[
+fft.rfftfreq(n: integer, d: number = 1.0, *, dtype: dtype?) -> ndarray
+The sample frequencies of rfft's n//2 + 1 values: 0, 1, ..., n//2, over d n.
+]], function(n, d, dt)
     local m
     m, d = check_n(n, d, "fft.rfftfreq")
     local r = ga.arange(m // 2 + 1, "float64") * (1 / (d * m))
     dt = float_dtype(dt)
     return dt == "float64" and r or r:astype(dt)
-  end
+  end)
 
   local function shift(x, axes, sign, fname)
     if not internal.is_array(x) then x = ga.array(x) end
     local nd = x.ndim
-    if type(axes) == "table" and axes.axes then axes = axes.axes end
     if axes == nil then
       axes = {}
       for d = 1, nd do axes[d] = d end
@@ -59,19 +59,21 @@ return function(ga, fft)
     end
     return x
   end
-  --- fftshift(x[, axes]): the zero frequency to the centre (every axis by default)
-  function fft.fftshift(x, axes) return shift(x, axes, 1, "fft.fftshift") end
-  --- ifftshift(x[, axes]): fftshift undone
-  function fft.ifftshift(x, axes) return shift(x, axes, -1, "fft.ifftshift") end
+  api.def(fft, [[
+fft.fftshift(x: array_like, axes: axis|list?) -> ndarray
+The zero frequency moved to the centre along axes (1-based; every axis by default).
+]], function(x, axes) return shift(x, axes, 1, "fft.fftshift") end)
+  api.def(fft, [[
+fft.ifftshift(x: array_like, axes: axis|list?) -> ndarray
+fftshift undone.
+]], function(x, axes) return shift(x, axes, -1, "fft.ifftshift") end)
 
-  --- cache_info([device]) -> {size=, max_size=, hits=, misses=, device=}: the
-  -- plan cache of a device (the current one by default)
-  function fft.cache_info(device)
-    return core._fft_cache_info(device)
-  end
-  --- set_cache_size(n): at most n plans cached on the current device (0:
-  -- none; default 16); the least recently used go first
-  function fft.set_cache_size(n)
-    core._fft_set_cache_size(n)
-  end
+  api.def(fft, [[
+fft.cache_info(device: integer|userdata?) -> table
+The plan cache of a device (the current one by default): {size=, max_size=, hits=, misses=, device=}.
+]], function(device) return core.fft.cache_info(device) end)
+  api.def(fft, [[
+fft.set_cache_size(n: integer)
+At most n plans cached on the current device (0: none; default 16); the least recently used go first.
+]], function(n) core.fft.set_cache_size(n) end)
 end

@@ -1,14 +1,16 @@
 --- ga.fft (API.md §7): NumPy's numpy.fft on cuFFT. The C side
--- (src/libs/fft.c) transforms the last 1 to 3 axes of a C-contiguous array,
+-- (src/fft/fft.c) transforms the last 1 to 3 axes of a C-contiguous array,
 -- batched over the others, with plans from a per-device LRU cache; this
 -- file does what NumPy's signatures add: n / s (crop or zero-pad), axis /
 -- axes (1-based, negative from the end), norm ("backward", "ortho",
 -- "forward"), real inputs promoted (float32 stays single precision, like
 -- CuPy; integers and bool become float64), and any layout (the transformed
 -- axes are moved last and made contiguous, and the result is moved back).
--- Every call is queued on the current stream.
+-- Every call is queued on the current stream. Every function is declared
+-- (API.md §0): the binder hands each its parameters by position.
 return function(ga)
   local internal = require("gpuarray.internal")
+  local api = require("gpuarray.api")
   local core = ga._core
   local fail = internal.fail
   local is_array = internal.is_array
@@ -32,15 +34,14 @@ return function(ga)
   local function input(x, fname)
     if is_array(x) then return x end
     if type(x) == "table" then return ga.array(x) end
-    fail(fname .. ": x must be an ndarray, got " .. type(x))
+    fail(fname .. ": a must be an ndarray or a table of numbers, got " .. type(x))
   end
 
-  local function norm_factor(norm, n, forward, fname)
+  local function norm_factor(norm, n, forward)
     norm = norm or "backward"
     if norm == "backward" then return forward and 1 or 1 / n end
     if norm == "forward" then return forward and 1 / n or 1 end
-    if norm == "ortho" then return 1 / math.sqrt(n) end
-    fail(("%s: norm must be \"backward\", \"ortho\" or \"forward\", got %s"):format(fname, tostring(norm)))
+    return 1 / math.sqrt(n)   -- "ortho" (the declarations allow these three)
   end
   local SWAP = { backward = "forward", forward = "backward", ortho = "ortho" }
 
@@ -112,26 +113,21 @@ return function(ga)
         i = i + 1
       end
       local y, inv = to_last(x, chunk)
-      x = back(core._fft_exec(y, "c2c", #chunk, inverse), inv)
+      x = back(core.fft.exec(y, "c2c", #chunk, inverse), inv)
     end
     return x
   end
 
-  -- the arguments (x, n, axis, norm) or (x, {n=, axis=, norm=})
+  -- the checked arguments (x, n, axis, norm)
   local function args1(x, n, axis, norm, fname)
-    if type(n) == "table" and not is_array(n) then n, axis, norm = n.n, n.axis, n.norm end
-    internal.integer(n, fname, "n")
     x = input(x, fname)
     if x.ndim == 0 then fail(fname .. ": x must be at least 1-d") end
     return x, n, axis_of(axis or -1, x.ndim, fname), norm
   end
 
-  -- (x, s, axes, norm) or (x, {s=, axes=, norm=}); axes default: the last
-  -- #s axes, or all (the last two for the 2-D functions)
+  -- the checked arguments (x, s, axes, norm); axes default: the last #s
+  -- axes, or all (the last two for the 2-D functions)
   local function argsn(x, s, axes, norm, fname, two)
-    if type(s) == "table" and not is_array(s) and (s.s or s.axes or s.norm) then
-      s, axes, norm = s.s, s.axes, s.norm
-    end
     x = input(x, fname)
     local nd = x.ndim
     s, axes = internal.int_list(s, fname, "s"), internal.int_list(axes, fname, "axes")
@@ -164,35 +160,67 @@ return function(ga)
 
   -- ---------------------------------------------------------------------
   -- complex transforms
-  -- ga.fft.NAME(x[, s][, axes][, norm]) over impl(x, s, axes, norm, fname),
-  -- which receives checked arguments; two: the 2-D forms' default axes
-  local function nd_entry(name, impl, two)
+  -- the result into out (NumPy 2's out=), or the result
+  local function deliver(r, out, fname)
+    if out == nil then return r end
+    internal.check_out(out, r.shape, fname)
+    out:set(r)
+    return out
+  end
+  internal.fft_deliver = deliver
+
+  local ND_DOC = [[
+%s(a: array_like, s: integer|list?, axes: axis|list%s, norm: "backward"|"ortho"|"forward"?,
+       out: ndarray?) -> ndarray
+%s s: the output lengths along axes (crop or zero-pad); axes 1-based, negative from the end (default: %s).
+norm: "backward" (default: the inverse scaled by 1/n), "ortho" or "forward".
+]]
+  -- ga.fft.NAME over impl(x, s, axes, norm, fname), which receives checked
+  -- arguments; two: the 2-D forms (default axes the last two)
+  local function nd_entry(name, impl, two, doc)
     local fname = "fft." .. name
-    return function(x, s, axes, norm)
+    local default_axes = two and "the last two" or "all, or the last #s"
+    api.def(fft, ND_DOC:format(fname, two and " = ({-2, -1})" or "?", doc, default_axes),
+            function(x, s, axes, norm, out)
       x, s, axes, norm = argsn(x, s, axes, norm, fname, two)
-      return impl(x, s, axes, norm, fname)
-    end
+      return deliver(impl(x, s, axes, norm, fname), out, fname)
+    end)
   end
 
   local function cfftn(inverse)
     return function(x, s, axes, norm, fname)
       x = resize_all(as_complex(x), s, axes, fname)
-      local f = norm_factor(norm, count(x, axes), not inverse, fname)
+      local f = norm_factor(norm, count(x, axes), not inverse)
       return scaled(c2c(x, axes, inverse), f)
     end
   end
-  fft.fftn, fft.fft2 = nd_entry("fftn", cfftn(false)), nd_entry("fft2", cfftn(false), true)
-  fft.ifftn, fft.ifft2 = nd_entry("ifftn", cfftn(true)), nd_entry("ifft2", cfftn(true), true)
+  nd_entry("fftn", cfftn(false), false, "The N-D discrete Fourier transform.")
+  nd_entry("fft2", cfftn(false), true, "The 2-D discrete Fourier transform.")
+  nd_entry("ifftn", cfftn(true), false, "The inverse of fftn.")
+  nd_entry("ifft2", cfftn(true), true, "The inverse of fft2.")
 
-  local function cfft1(fname, inverse)
-    return function(x, n, axis, norm)
+  local ONE_DOC = [[
+%s(a: array_like, n: integer?, axis: axis = -1, norm: "backward"|"ortho"|"forward"?, out: ndarray?) -> ndarray
+%s n: the length along axis (crop or zero-pad; %s); axis 1-based, negative from the end.
+norm: "backward" (default: the inverse scaled by 1/n), "ortho" or "forward".
+]]
+  local function one_entry(name, doc, ndoc, impl)
+    local fname = "fft." .. name
+    api.def(fft, ONE_DOC:format(fname, doc, ndoc), function(x, n, axis, norm, out)
       x, n, axis, norm = args1(x, n, axis, norm, fname)
+      return deliver(impl(x, n, axis, norm, fname), out, fname)
+    end)
+  end
+
+  local function cfft1(inverse)
+    return function(x, n, axis, norm, fname)
       x = resized(as_complex(x), axis, n, fname)
-      local f = norm_factor(norm, x.shape[axis], not inverse, fname)
+      local f = norm_factor(norm, x.shape[axis], not inverse)
       return scaled(c2c(x, { axis }, inverse), f)
     end
   end
-  fft.fft, fft.ifft = cfft1("fft.fft", false), cfft1("fft.ifft", true)
+  one_entry("fft", "The 1-D discrete Fourier transform.", "default the input's", cfft1(false))
+  one_entry("ifft", "The inverse of fft.", "default the input's", cfft1(true))
 
   -- ---------------------------------------------------------------------
   -- real transforms: r2c over the last of the axes, c2c over the others
@@ -207,14 +235,14 @@ return function(ga)
 
   local function rfftn_(x, s, axes, norm, fname)
     x = resize_all(as_real(x, fname), s, axes, fname)
-    local f = norm_factor(norm, count(x, axes), true, fname)
+    local f = norm_factor(norm, count(x, axes), true)
     local last = axes[#axes]
     local r
     if trailing(x, axes) then
-      r = core._fft_exec(ga.ascontiguousarray(x), "r2c", #axes)
+      r = core.fft.exec(ga.ascontiguousarray(x), "r2c", #axes)
     else
       local y, inv = to_last(x, { last })
-      r = back(core._fft_exec(y, "r2c", 1), inv)
+      r = back(core.fft.exec(y, "r2c", 1), inv)
       local rest = table.move(axes, 1, #axes - 1, 1, {})
       if #rest > 0 then r = c2c(r, rest, false) end
     end
@@ -233,46 +261,39 @@ return function(ga)
     x = resized(x, last, n // 2 + 1, fname)
     local total = n
     for _, a in ipairs(rest) do total = total * x.shape[a] end
-    local f = norm_factor(norm, total, false, fname)
+    local f = norm_factor(norm, total, false)
     local r
     if trailing(x, axes) then
-      r = core._fft_exec(ga.ascontiguousarray(x), "c2r", #axes, n)
+      r = core.fft.exec(ga.ascontiguousarray(x), "c2r", #axes, n)
     else
       if #rest > 0 then x = c2c(x, rest, true) end
       local y, inv = to_last(x, { last })
-      r = back(core._fft_exec(y, "c2r", 1, n), inv)
+      r = back(core.fft.exec(y, "c2r", 1, n), inv)
     end
     return scaled(r, f)
   end
 
-  fft.rfftn, fft.rfft2 = nd_entry("rfftn", rfftn_), nd_entry("rfft2", rfftn_, true)
-  fft.irfftn, fft.irfft2 = nd_entry("irfftn", irfftn_), nd_entry("irfft2", irfftn_, true)
-  function fft.rfft(x, n, axis, norm)
-    local fname = "fft.rfft"
-    x, n, axis, norm = args1(x, n, axis, norm, fname)
-    return rfftn_(x, n and { n } or nil, { axis }, norm, fname)
-  end
-  function fft.irfft(x, n, axis, norm)
-    local fname = "fft.irfft"
-    x, n, axis, norm = args1(x, n, axis, norm, fname)
-    return irfftn_(x, n and { n } or nil, { axis }, norm, fname)
-  end
+  nd_entry("rfftn", rfftn_, false, "The N-D transform of real input (the last axis halved: n//2 + 1).")
+  nd_entry("rfft2", rfftn_, true, "The 2-D transform of real input.")
+  nd_entry("irfftn", irfftn_, false, "The inverse of rfftn (real output; the last length default 2(m - 1)).")
+  nd_entry("irfft2", irfftn_, true, "The inverse of rfft2.")
+  one_entry("rfft", "The 1-D transform of real input (n//2 + 1 values).", "default the input's",
+            function(x, n, axis, norm, fname) return rfftn_(x, n and { n } or nil, { axis }, norm, fname) end)
+  one_entry("irfft", "The inverse of rfft (real output).", "default 2(m - 1)",
+            function(x, n, axis, norm, fname) return irfftn_(x, n and { n } or nil, { axis }, norm, fname) end)
 
-  --- Hermitian transforms, as NumPy: hfft is irfft of the conjugate with
+  -- Hermitian transforms, as NumPy: hfft is irfft of the conjugate with
   -- the norm's direction swapped; ihfft the conjugate of rfft
-  function fft.hfft(x, n, axis, norm)
-    local fname = "fft.hfft"
-    x, n, axis, norm = args1(x, n, axis, norm, fname)
-    norm_factor(norm, 1, true, fname)
+  one_entry("hfft", "The transform of a Hermitian-symmetric signal (real output).", "default 2(m - 1)",
+            function(x, n, axis, norm, fname)
     return irfftn_(ga.conj(as_complex(x)), n and { n } or nil, { axis }, SWAP[norm or "backward"], fname)
-  end
-  function fft.ihfft(x, n, axis, norm)
-    local fname = "fft.ihfft"
-    x, n, axis, norm = args1(x, n, axis, norm, fname)
-    norm_factor(norm, 1, true, fname)
+  end)
+  one_entry("ihfft", "The inverse of hfft (n//2 + 1 values).", "default the input's",
+            function(x, n, axis, norm, fname)
     local r = rfftn_(x, n and { n } or nil, { axis }, SWAP[norm or "backward"], fname)
     return ga.conj(r, { out = r })
-  end
+  end)
+  internal.fft_impl = { rfftn = rfftn_, irfftn = irfftn_, argsn = argsn, SWAP = SWAP, as_complex = as_complex }
 
   require("gpuarray.fft.freq")(ga, fft)
   ga.fft = fft   -- published complete

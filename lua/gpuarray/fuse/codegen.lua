@@ -89,11 +89,17 @@ function Gen:emit_node(n)
       local t = n.intypes[k]
       parts[#parts + 1] = ("const %s in%d = %s;"):format(CTYPE[compute_of(t)], k - 1, self:load(a, t))
     end
-    local otype = CHARS[n.sig:sub(-1)]
-    local oc = compute_of(otype)
+    local nout, pick = n.nout or 1, n.pick or 0
+    local decls = {}
+    for j = 0, nout - 1 do
+      local c = n.sig:sub(#n.sig - nout + 1 + j, #n.sig - nout + 1 + j)
+      decls[#decls + 1] = ("%s out%d;"):format(CTYPE[compute_of(CHARS[c])], j)
+    end
+    local oc = compute_of(CHARS[n.sig:sub(#n.sig - nout + 1 + pick, #n.sig - nout + 1 + pick)])
+    for _, text in ipairs(n.preamble or {}) do self:need(text) end
     -- a lambda, not a block: the engine sees the outputs written before read
-    out[#out + 1] = ("%s %s = [&]() -> %s { %s %s out0; %s; return %s; }();"):format(ct, id, ct,
-      table.concat(parts, " "), CTYPE[oc], n.op, cast("out0", oc, n.dtype))
+    out[#out + 1] = ("%s %s = [&]() -> %s { %s %s %s; return %s; }();"):format(ct, id, ct,
+      table.concat(parts, " "), table.concat(decls, " "), n.op, cast("out" .. pick, oc, n.dtype))
     if KEEP[n.dtype] and not NO_PRODUCT[n.name] and not self.stored[n] then
       -- the eager op stored this rounded value: no FMA may reach across it
       self.keep = true
@@ -223,8 +229,18 @@ local function int_checks(nodes, position)
   return list
 end
 
+--- A header of a ufunc's device functions (scipy.special's), once per kernel
+function Gen:need(text)
+  self.needs = self.needs or {}
+  if self.needs[text] then return end
+  self.needs[text] = true
+  self.need_list = self.need_list or {}
+  self.need_list[#self.need_list + 1] = text
+end
+
 function Gen:preamble(extra)
   local parts = {}
+  for _, text in ipairs(self.need_list or {}) do parts[#parts + 1] = text .. "\n" end
   if self.keep then parts[#parts + 1] = KEEP_SRC end
   if self.select then parts[#parts + 1] = internal.select_defs.preamble end
   if extra then parts[#parts + 1] = extra end

@@ -2,32 +2,32 @@
 -- symbols (tables whose metatable records every operation as a node of a
 -- graph) instead of arrays. Operators, ufuncs, ga.where, ga.clip, astype
 -- and one final reduction are recorded with the dtypes the eager call
--- would give: ufunc loops come from the ufunc itself (u:_resolve), so the
--- fused kernel computes exactly what the eager ops would. What cannot be
--- traced raises an error naming the user's line.
+-- would give: ufunc loops come from the ufunc itself
+-- (core.elementwise.resolve), so the fused kernel computes exactly what the
+-- eager ops would. What cannot be traced raises an error naming the user's
+-- line.
 --
--- While tracing, the ufuncs' __call and a few ga functions are swapped for
--- versions that accept symbols (restored afterwards, also on errors), so
--- that `ga.sin(x)` and a `local sin = ga.sin` taken earlier both trace.
+-- While tracing, this module is the state's tracer (internal.set_tracer,
+-- the one dispatch point): ufunc calls, the reductions, ga.where and
+-- ga.clip offer it their arguments, and it records the calls whose
+-- arguments hold symbols, so that `ga.sin(x)` and a `local sin = ga.sin`
+-- taken earlier both trace. No shared table is patched.
+local core = require("gpuarray.core")
 local internal = require("gpuarray.internal")
 local M = {}
 
 local KEY = {}          -- a symbol's node: rawget(sym, KEY)
 M.KEY = KEY
 
-local CHARS = { ["?"] = "bool", b = "int8", h = "int16", i = "int32", l = "int64", B = "uint8", H = "uint16",
-                I = "uint32", L = "uint64", e = "float16", f = "float32", d = "float64", F = "complex64",
-                D = "complex128" }
-M.CHARS = CHARS
-local KIND = {
-  bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u", uint32 = "u",
-  uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c", complex128 = "c",
-}
-M.KIND = KIND
+local CHARS, KIND = internal.CHARS, internal.KIND   -- C's dtype table
+M.CHARS, M.KIND = CHARS, KIND
 local WEAK_DTYPE = { i = "int64", f = "float64", b = "bool" }
 local WEAK_REP = { i = 0, f = 0.0, b = false }
 
 local tracing, base_depth   -- the function being traced, and the stack depth below it
+-- the chunk names of this library's files share this prefix ("@lua/gpuarray/"
+-- or ".../share/lua/5.4/gpuarray/"): their frames are never the user's line
+local LIBRARY = debug.getinfo(1, "S").source:match("^(.*[/\\])fuse[/\\]trace%.lua$") or "@gpuarray/"
 
 local function stack_depth()
   local d = 2
@@ -44,7 +44,7 @@ local function user_line(level)
   for lv = level or 3, top do
     local info = debug.getinfo(lv, "Sl")
     if not info then break end
-    if info.what ~= "C" and not info.source:find("gpuarray[/\\]fuse") and info.currentline > 0 then
+    if info.what ~= "C" and info.source:sub(1, #LIBRARY) ~= LIBRARY and info.currentline > 0 then
       if top - lv > base_depth then return info.currentline end
       break
     end
@@ -122,7 +122,7 @@ function Graph:operand(v)
   fail(("a %s cannot be traced"):format(tv))
 end
 
---- What u:_resolve and ga.result_type take for a node: a dtype name, or a
+--- What core.elementwise.resolve and ga.result_type take for a node: a dtype name, or a
 -- Lua value for weak ones (the real value for constants, so that the same
 -- "does not fit" errors are raised)
 local function rep(n)
@@ -138,7 +138,7 @@ M.rep = rep
 local defs_by_ufunc = setmetatable({}, { __mode = "k" })
 
 local function ufunc_def(ga, u)
-  local d = defs_by_ufunc[u]
+  local d = defs_by_ufunc[u] or internal.ufunc_def_of[u]
   if d then return d end
   for _, def in ipairs(internal.ufunc_defs) do
     if ga[def.name] == u then
@@ -181,12 +181,27 @@ function Graph:ufunc(u, ...)
   end
   local deps, stage, ndim = merge(self, ops)
   reps[nin + 1] = forced and { dtype = forced } or nil
-  local ok, dtype, sig = pcall(u._resolve, u, table.unpack(reps, 1, nin + 1))
+  local ok, dtype, sig = pcall(core.elementwise.resolve, u, table.unpack(reps, 1, nin + 1))
   if not ok then fail(tostring(dtype):gsub("^gpuarray: ", "")) end
   local intypes = {}
   for k = 1, nin do intypes[k] = CHARS[sig:sub(k, k)] end
-  return self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig), intypes = intypes,
-                             dtype = dtype, args = ops, deps = deps, stage = stage, ndim = ndim, graph = self })
+  local nout = def.nout or 1
+  if nout == 1 then
+    return self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig), intypes = intypes,
+                               dtype = dtype, args = ops, deps = deps, stage = stage, ndim = ndim,
+                               preamble = def.preamble_parts or def.preamble and { def.preamble }, graph = self })
+  end
+  -- one node per output, each computing the loop and keeping its own (the
+  -- compiler shares the common work)
+  local syms = {}
+  for j = 1, nout do
+    local c = sig:sub(nin + 2 + j, nin + 2 + j)
+    syms[j] = self:sym(self:add { kind = "ufunc", name = def.name, sig = sig, op = loop_op(def, sig),
+                                  intypes = intypes, nout = nout, pick = j - 1, dtype = CHARS[c], args = ops,
+                                  deps = deps, stage = stage, ndim = ndim,
+                                  preamble = def.preamble_parts or def.preamble and { def.preamble }, graph = self })
+  end
+  return table.unpack(syms, 1, nout)
 end
 
 -- Lua's arithmetic between two Lua numbers stays a Lua number (weak)
@@ -291,11 +306,7 @@ end
 -------------------------------------------------------------------------------
 -- the final reduction
 
-local CTYPE = {
-  bool = "bool", int8 = "signed char", int16 = "short", int32 = "int", int64 = "long long",
-  uint8 = "unsigned char", uint16 = "unsigned short", uint32 = "unsigned int", uint64 = "unsigned long long",
-  float16 = "float16", float32 = "float", float64 = "double", complex64 = "complex64", complex128 = "complex128",
-}
+local CTYPE = internal.CTYPE
 M.CTYPE = CTYPE
 
 --- {reduce C type, result dtype} of each reduction for an input dtype (or
@@ -432,8 +443,6 @@ end
 -------------------------------------------------------------------------------
 -- running the function
 
-local REDUCTIONS = { "sum", "prod", "min", "max", "amin", "amax", "all", "any", "mean" }
-
 local function has_sym(...)
   for i = 1, select("#", ...) do
     local v = select(i, ...)
@@ -442,34 +451,26 @@ local function has_sym(...)
   return nil
 end
 
+--- The tracer (internal.set_tracer): a call whose arguments hold symbols
+-- is recorded on their graph; any other runs as usual. The built-in
+-- reductions outside REDUCE (var, argmax, ...) are not traced: they raise
+-- their usual "expected an ndarray".
+local function tracer(what, f, ...)
+  local g = has_sym(...)
+  if not g then return false end
+  if what == "ufunc" then return true, g:ufunc(f, ...) end
+  if what == "reduce" then
+    if not REDUCE[f] then return false end
+    return true, g:reduce(f, ...)
+  end
+  if what == "where" then return true, g:where(...) end
+  if what == "clip" then return true, g:clip(...) end
+  return false
+end
+
 --- Call fn with the symbols; returns its results (a list) with ufunc
 -- calls, ga.where/clip and the reductions traced
-function Graph:run(fn, syms)
-  local ga = self.ga
-  local umt = getmetatable(ga.add)
-  local ucall = umt.__call
-  local saved = {}
-  umt.__call = function(u, ...)
-    local g = has_sym(...)
-    if g then return g:ufunc(u, ...) end
-    return ucall(u, ...)
-  end
-  local wrappers = {
-    where = function(g, ...) return g:where(...) end,
-    clip = function(g, ...) return g:clip(...) end,
-  }
-  for _, name in ipairs(REDUCTIONS) do
-    wrappers[name] = function(g, x, axis, opts) return g:reduce(name, x, axis, opts) end
-  end
-  for name, w in pairs(wrappers) do
-    local orig = ga[name]
-    saved[name] = orig
-    ga[name] = function(...)
-      local g = has_sym(...)
-      if g then return w(g, ...) end
-      return orig(...)
-    end
-  end
+function Graph.run(_, fn, syms)
   local function handler(err)
     if type(err) == "string" and err:find("^gpuarray: ") and not err:find("^gpuarray: fuse: ") then
       local line = user_line(3)
@@ -479,10 +480,10 @@ function Graph:run(fn, syms)
   end
   local outer, outer_depth = tracing, base_depth
   tracing, base_depth = fn, stack_depth()
+  local prev = internal.set_tracer(tracer)
   local res = table.pack(xpcall(fn, handler, table.unpack(syms, 1, syms.n)))
+  internal.set_tracer(prev)
   tracing, base_depth = outer, outer_depth
-  umt.__call = ucall
-  for name, f in pairs(saved) do ga[name] = f end
   if not res[1] then error(res[2], 0) end
   return table.pack(table.unpack(res, 2, res.n))
 end

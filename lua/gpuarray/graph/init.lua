@@ -18,13 +18,13 @@ return function(ga)
     if s == nil then
       s = ga.Stream({ non_blocking = true })
     else
-      core._check_stream(s, "graph.capture")
+      core.runtime.check_stream(s, "graph.capture")
     end
     local _ <close> = s:scope()
     s:begin_capture()
     local ok, err = pcall(fn, s)
     if not ok then
-      core._abort_capture(s)
+      core.runtime.abort_capture(s)
       error(err, 0)
     end
     return s:end_capture()

@@ -17,7 +17,7 @@ return function(ga)
   local api = require("gpuarray.api")
   local def = api.def
   local fail, is_array = internal.fail, internal.is_array
-  local sync_guard = ga._core._sync_guard
+  local sync_guard = ga._core.runtime.sync_guard
 
   -- the print options of this Lua state
   local DEFAULTS = {
@@ -384,7 +384,7 @@ return function(ga)
     if options.override_repr then return api.call_user(options.override_repr, x) end
     return repr(x, merged())
   end
-  ga._core._set_hooks({ repr = render })
+  ga._core.ndarray.set_hooks({ repr = render })
 
   local function as_array(a, fname)
     if is_array(a) then return a end

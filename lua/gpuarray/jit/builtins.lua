@@ -38,12 +38,12 @@ template <typename T> __device__ __forceinline__ T _jit_imod(T a, T b) {
   fmod_lua = [[
 __device__ __forceinline__ float _jit_fmod_lua(float a, float b) {
   float m = fmodf(a, b);
-  if ((m > 0.0f) ? b < 0.0f : (m < 0.0f && b != m)) m += b;
+  if ((m > 0.0f) ? b < 0.0f : (m < 0.0f && b > 0.0f)) m += b;   // signs differ: Lua's luai_nummod
   return m;
 }
 __device__ __forceinline__ double _jit_fmod_lua(double a, double b) {
   double m = fmod(a, b);
-  if ((m > 0.0) ? b < 0.0 : (m < 0.0 && b != m)) m += b;
+  if ((m > 0.0) ? b < 0.0 : (m < 0.0 && b > 0.0)) m += b;
   return m;
 }
 ]],

@@ -369,8 +369,8 @@ function Unit:source(root, with_headers)
   local parts = {}
   if with_headers then
     local core = self.ga._core
-    parts[#parts + 1] = core._kernel_source("common")
-    if need_math then parts[#parts + 1] = core._kernel_source("math") end
+    parts[#parts + 1] = core.compile.kernel_source("common")
+    if need_math then parts[#parts + 1] = core.compile.kernel_source("math") end
   end
   parts[#parts + 1] = ("// ---- gpuarray.jit: %s, from %s:%d ----\n"):format(root.cname, root.ast.source, root.ast.line)
   for _, h in ipairs(builtins.HELPERS_ORDER) do

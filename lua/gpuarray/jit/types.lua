@@ -3,22 +3,11 @@
 -- array (pointer) types, and the promotion between them, which is NumPy's
 -- (core.result_type: the same table the arrays use).
 local core = require "gpuarray.core"
+local internal = require "gpuarray.internal"
 
 local M = {}
 
-local CTYPE = {
-  bool = "bool", int8 = "signed char", int16 = "short", int32 = "int", int64 = "long long",
-  uint8 = "unsigned char", uint16 = "unsigned short", uint32 = "unsigned int", uint64 = "unsigned long long",
-  float16 = "float16", float32 = "float", float64 = "double", complex64 = "complex64", complex128 = "complex128",
-}
-local KIND = {
-  bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u", uint32 = "u",
-  uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c", complex128 = "c",
-}
-local SIZE = {
-  bool = 1, int8 = 1, int16 = 2, int32 = 4, int64 = 8, uint8 = 1, uint16 = 2, uint32 = 4, uint64 = 8,
-  float16 = 2, float32 = 4, float64 = 8, complex64 = 8, complex128 = 16,
-}
+local CTYPE, KIND, SIZE = internal.CTYPE, internal.KIND, internal.SIZE   -- C's dtype table
 M.CTYPE, M.KIND, M.SIZE = CTYPE, KIND, SIZE
 
 local T = {}

@@ -132,7 +132,7 @@ search: -1 or nil exact, 0 the bounds check only; past it raises.
   -- the configuration as a table (show_config's "dicts")
   local function config()
     local cuda = { runtime = tostring(ga.runtime_version()) }
-    local okn, nv = pcall(ga._core._nvrtc_version)
+    local okn, nv = pcall(ga._core._test.nvrtc_version)
     if okn then cuda.nvrtc = nv end
     local devices = {}
     local n = ga.is_available() and ga.device_count() or 0

@@ -1,12 +1,12 @@
 --- ga.nccl: several GPUs through NCCL (CuPy's cupy.cuda.nccl, the Lua way).
--- The communicators and collectives are C (src/libs/nccl.c, NCCL loaded on
+-- The communicators and collectives are C (src/nccl/nccl.c, NCCL loaded on
 -- first use); this file makes the public table, lets Communicator be called
 -- and carry init_all, runs each collective with its communicator's device
 -- current (so one process can drive several GPUs without a scope per call),
 -- and adds ga.nccl.group(fn).
 return function(ga)
   local internal = require "gpuarray.internal"
-  local raw = ga._core._nccl
+  local raw = ga._core.nccl
   local nccl = {
     available = raw.available,
     get_version = raw.get_version,

@@ -65,7 +65,7 @@ return function(ga)
     for _ = 1, n_warmup do fn() end
     start:record()
     start:synchronize()
-    local now = core._now
+    local now = core.runtime.now
     local cpu, gpu = {}, {}
     local duration = 0
     for i = 1, n_repeat do

@@ -1,6 +1,6 @@
 --- The counter-based core every ga.random object shares: a 64-bit key
 -- (from the seed, through SplitMix64) and a 64-bit offset (Philox counters
--- used so far). Each draw fills a fresh array through core._random_fill,
+-- used so far). Each draw fills a fresh array through core.random.fill,
 -- which returns the counters it used; the offset moves past them, so two
 -- calls never share a number, and the numbers depend on the seed and the
 -- sequence of calls only (kernels/random/philox.cuh says how).
@@ -42,7 +42,7 @@ return function(ga)
 
   --- out (a fresh C-contiguous array) filled by kind from core g
   function bits.fill(g, out, kind, a, b)
-    local used = core._random_fill(out, kind, g.key, g.offset, a, b)
+    local used = core.random.fill(out, kind, g.key, g.offset, a, b)
     g.offset = g.offset + used
     return out
   end

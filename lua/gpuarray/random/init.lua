@@ -44,8 +44,14 @@ return function(ga)
   end
 
   -- the dimensions, then the dtype (rand and randn take it last)
+  -- rand/randn's dimensions, then the dtype: by name, or (the old form) a
+  -- dtype after the dimensions, rand(2, 2, "float32")
   local function with_last(last, ...)
     local args = table.pack(...)
+    local tail = args[args.n]
+    if last == nil and args.n > 0 and (type(tail) == "string" or type(tail) == "userdata") then
+      return table.unpack(args, 1, args.n)
+    end
     args[args.n + 1] = last
     return table.unpack(args, 1, args.n + 1)
   end

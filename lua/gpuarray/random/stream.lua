@@ -133,7 +133,7 @@ __device__ long long ga_rs_negbinomial(ga_rstream &s, double n, double p) {
 
   local preamble
   local function source()
-    preamble = preamble or (core._random_philox() .. S.PREAMBLE)
+    preamble = preamble or (core.random.philox() .. S.PREAMBLE)
     return preamble
   end
   S.source = source

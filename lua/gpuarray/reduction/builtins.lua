@@ -1,36 +1,25 @@
 --- The built-in reductions (docs/api.md §6), defined as data on the reduction
--- engine (src/reduction.c): each is a map, a reduce and a post-map
+-- engine (src/reduction/): each is a map, a reduce and a post-map
 -- expression in CUDA, an identity, and per input dtype the reduce (C) type
--- and the result dtype, following NumPy. core._reduction_builtin turns a
+-- and the result dtype, following NumPy. core.reduction.builtin turns a
 -- definition into one C function that is both ga.NAME(x[, opts]) and the
 -- method x:NAME([axis][, opts]); options: axis (integer or list, 1-based,
 -- negative from the end), keepdims, dtype (where NumPy takes one), out,
 -- ddof (var, std). A reduction over every axis gives a 0-d array.
 --
 -- The CUDA helpers the expressions call (ga_r_max, ga_arg_combine,
--- ga_welford_*, ...) live in kernels/reduction.cuh.
+-- ga_welford_*, ...) live in kernels/reduction/reduction.cuh.
+local api = require "gpuarray.api"
+
 return function(ga)
   local core = ga._core
   local methods = ga.methods
 
-  local CTYPE = {
-    bool = "bool", int8 = "signed char", int16 = "short", int32 = "int", int64 = "long long",
-    uint8 = "unsigned char", uint16 = "unsigned short", uint32 = "unsigned int",
-    uint64 = "unsigned long long", float16 = "float16", float32 = "float", float64 = "double",
-    complex64 = "complex64", complex128 = "complex128",
-  }
-  local SIZE = {
-    bool = 1, int8 = 1, int16 = 2, int32 = 4, int64 = 8, uint8 = 1, uint16 = 2, uint32 = 4,
-    uint64 = 8, float16 = 2, float32 = 4, float64 = 8, complex64 = 8, complex128 = 16,
-  }
-  local KIND = {
-    bool = "b", int8 = "i", int16 = "i", int32 = "i", int64 = "i", uint8 = "u", uint16 = "u",
-    uint32 = "u", uint64 = "u", float16 = "f", float32 = "f", float64 = "f", complex64 = "c",
-    complex128 = "c",
-  }
+  local internal = require "gpuarray.internal"
+  local CTYPE, SIZE, KIND = internal.CTYPE, internal.SIZE, internal.KIND   -- C's dtype table
   local REAL = { complex64 = "float32", complex128 = "float64" }
   local DTYPES = {}
-  for name in pairs(CTYPE) do DTYPES[#DTYPES + 1] = name end
+  for _, d in ipairs(internal.dtypes) do DTYPES[#DTYPES + 1] = d.name end
 
   -- An entry of a types table: reduce in dtype acc (size known), result out
   local function plain(acc, out)
@@ -100,6 +89,9 @@ return function(ga)
     nansum = { map = "ga_r_isnan(in0) ? _type_reduce(0) : ga_cast<_type_reduce>(in0)",
                reduce = "ga_r_add(a, b)", post = CAST_POST, identity = "0",
                types = sum_types, dtypes = as_dtype },
+    nanprod = { map = "ga_r_isnan(in0) ? _type_reduce(1) : ga_cast<_type_reduce>(in0)",
+                reduce = "ga_r_mul(a, b)", post = CAST_POST, identity = "1",
+                types = sum_types, dtypes = as_dtype },
     mean = { map = CAST_MAP, reduce = "ga_r_add(a, b)",
              post = "out0 = ga_cast<type_out0_raw>(ga_r_div_n(a, _red_size))", identity = "0",
              types = mean_types, dtypes = mean_dtypes },
@@ -151,23 +143,79 @@ return function(ga)
                       types = function() return plain("int64", "int64") end },
   }
 
+  -- The declarations (API.md §0), in NumPy's parameter order. x:sum() and
+  -- x:sum(axis) never meet the binder (the C fast path); any other call is
+  -- bound by these.
+  local AXES = "axis: axes?"
+  local KEEP = "keepdims: boolean = false"
+  local DECLS = {
+    sum = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s",
+            "Sum of the elements over the given axes (1-based; all by default)." },
+    prod = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Product of the elements over the given axes." },
+    nansum = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Sum treating NaN as zero." },
+    nanprod = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Product treating NaN as one." },
+    mean = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, %s", "Arithmetic mean (integers in float64)." },
+    var = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, ddof: number = 0, %s",
+            "Variance (Welford's algorithm); ddof: delta degrees of freedom." },
+    std = { "a: ndarray, %s, dtype: dtype?, out: ndarray?, ddof: number = 0, %s",
+            "Standard deviation; ddof: delta degrees of freedom." },
+    max = { "a: ndarray, %s, out: ndarray?, %s", "Maximum (NaN propagates); raises on an empty reduction." },
+    min = { "a: ndarray, %s, out: ndarray?, %s", "Minimum (NaN propagates); raises on an empty reduction." },
+    nanmax = { "a: ndarray, %s, out: ndarray?, %s", "Maximum ignoring NaN (NaN where every value is NaN)." },
+    nanmin = { "a: ndarray, %s, out: ndarray?, %s", "Minimum ignoring NaN (NaN where every value is NaN)." },
+    ptp = { "a: ndarray, %s, out: ndarray?, %s", "Range of values (maximum - minimum)." },
+    argmax = { "a: ndarray, axis: axis?, out: ndarray?, *, %s",
+               "1-based position of the maximum (of the flattened array without axis); the first one on ties." },
+    argmin = { "a: ndarray, axis: axis?, out: ndarray?, *, %s",
+               "1-based position of the minimum (of the flattened array without axis); the first one on ties." },
+    all = { "a: ndarray, %s, out: ndarray?, %s", "Whether every element is nonzero." },
+    any = { "a: ndarray, %s, out: ndarray?, %s", "Whether any element is nonzero." },
+    count_nonzero = { "a: ndarray, %s, *, %s", "Count of the nonzero elements (int64)." },
+  }
+  local function declaration(name)
+    local d = assert(DECLS[name], name)
+    local params = name:match("^arg") and d[1]:format(KEEP) or d[1]:format(AXES, KEEP)
+    return api.declare(("%s(%s) -> ndarray\n%s\n"):format(name, params, d[2]))
+  end
+
   local names = {}
   for name in pairs(DEFS) do names[#names + 1] = name end
   table.sort(names)
   local defs = {}
   for _, name in ipairs(names) do
     local d = DEFS[name]
-    local f = core._reduction_builtin {
+    local decl = declaration(name)
+    local f = core.reduction.builtin {
       name = name, kname = "ga_red_" .. name,
       map = d.map, reduce = d.reduce, later = d.later, post = d.post, identity = d.identity,
       types = table_of(d.types, d.only), dtypes = table_of(d.dtypes),
-      empty = d.empty, single_axis = d.single_axis, ddof = d.ddof, index = d.index,
+      empty = d.empty, single_axis = d.single_axis, ddof = d.ddof, index = d.index, decl = decl,
     }
+    api.attach(decl, f)
     ga[name] = f
     methods[name] = f
+    api.alias("ndarray:" .. name, f)
     defs[name] = f
   end
   ga.amax, ga.amin = ga.max, ga.min
   methods.amax, methods.amin = ga.max, ga.min
+  api.alias("amax", ga.max)
+  api.alias("amin", ga.min)
   require("gpuarray.internal").reductions = defs         -- for the codegen specs
+
+  -- the scans: cumsum and cumprod (src/engine/scan.c, the look-back tiles)
+  for op, name in ipairs { "cumsum", "cumprod" } do
+    local what = name == "cumsum" and "sum" or "product"
+    local decl = api.declare(([[
+%s(a: ndarray, axis: axis?, dtype: dtype?, out: ndarray?) -> ndarray
+Cumulative %s along axis (1-based), or over the flattened array (C order)
+without one. Small integers accumulate in int64/uint64 and float16 in
+float32, as NumPy's.
+]]):format(name, what))
+    local f = core.scan.fn { name = name, op = op - 1, decl = decl }
+    api.attach(decl, f)
+    ga[name] = f
+    methods[name] = f
+    api.alias("ndarray:" .. name, f)
+  end
 end

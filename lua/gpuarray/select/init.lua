@@ -7,8 +7,8 @@
 -- would need a sync). On an axis of length n, index k selects the 0-based
 -- position (k - 1) mod n for k >= 0 and (k + n) mod n for k < 0 (floor
 -- modulo): 1..n and -n..-1 select as everywhere in the API, n + 1 wraps to
--- the first element, 0 and -n - 1 to the last. kernels/gather.cuh is the
--- implementation (src/gather.c launches it).
+-- the first element, 0 and -n - 1 to the last. kernels/select/gather.cuh is the
+-- implementation (src/select/gather.c launches it).
 --
 -- where/clip/isclose/array_equal/around are ElementwiseKernels built here
 -- once per signature; their helpers (SELECT_PREAMBLE) are plain CUDA so the
@@ -66,7 +66,7 @@ return function(ga)
     opts = internal.opts(opts, "take")
     if axis == nil then axis = opts.axis end
     if not is_array(x) then x = ga.asarray(x) end
-    return core._take(x, as_index(idx, "take"), axis, opts.out)
+    return core.select.take(x, as_index(idx, "take"), axis, opts.out)
   end
 
   --- ga.put(x, idx, values): x.flat[idx] = values, in place (x is returned).
@@ -76,35 +76,27 @@ return function(ga)
   function ga.put(x, idx, values)
     if not is_array(x) then fail("put: x must be an ndarray, got " .. type(x)) end
     idx = check_index(as_index(idx, "put"), "put")
-    core._put(x, idx, as_values(values, x.dtype))
+    core.select.put(x, idx, as_values(values, x.dtype))
     return x
   end
 
   -- x[key] with an ndarray key (index.c dispatches here): a bool key is a
-  -- mask (the reductions engine's _mask_get), an integer key gathers rows.
+  -- mask (core.select.mask_get: src/select/mask.c), an integer key gathers rows.
   local function index_array_get(x, key)
-    if key.dtype == "bool" then
-      local mask_get = methods._mask_get
-      if not mask_get then fail("index: boolean mask indexing is not available (no methods._mask_get)") end
-      return mask_get(x, key)
-    end
+    if key.dtype == "bool" then return core.select.mask_get(x, key) end
     if x.ndim == 0 then fail("index: a 0-d array cannot be indexed with an integer array") end
-    return core._take(x, key, 1, nil, "index")
+    return core.select.take(x, key, 1, nil, "index")
   end
 
   -- x[key] = value: value is an ndarray, a Lua scalar or a nested table,
   -- broadcast to key.shape .. x.shape[2..] and cast to x's dtype.
   local function index_array_set(x, key, value)
-    if key.dtype == "bool" then
-      local mask_set = methods._mask_set
-      if not mask_set then fail("index: boolean mask assignment is not available (no methods._mask_set)") end
-      return mask_set(x, key, value)
-    end
+    if key.dtype == "bool" then return core.select.mask_set(x, key, value) end
     check_index(key, "index")
     if x.ndim == 0 then fail("index: a 0-d array cannot be indexed with an integer array") end
-    core._scatter(x, key, as_values(value, x.dtype), "index")
+    core.select.scatter(x, key, as_values(value, x.dtype), "index")
   end
-  core._set_hooks({ index_array_get = index_array_get, index_array_set = index_array_set })
+  core.ndarray.set_hooks({ index_array_get = index_array_get, index_array_set = index_array_set })
 
   ---------------------------------------------------------------------------
   -- elementwise selections
@@ -258,6 +250,11 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
   -- broadcast; dtype ga.result_type(x, y). With one argument it is
   -- ga.nonzero(cond).
   function ga.where(...)
+    local tracer = internal.tracer
+    if tracer then
+      local took, r = tracer("where", nil, ...)
+      if took then return r end
+    end
     local n = select("#", ...)
     local c, x, y, opts = ...
     if n == 1 then
@@ -281,12 +278,17 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     uint64 = { 0, math.maxinteger },
   }
 
-  --- ga.clip(x, lo, hi[, {out=, dtype=}]): min(max(x, lo), hi) with NumPy's
-  -- NaN propagation; lo or hi may be nil. Lua integer bounds outside an
+  --- clip(x, lo, hi, out, dtype): min(max(x, lo), hi) with NumPy's NaN
+  -- propagation; lo or hi may be nil. Lua integer bounds outside an
   -- integer x's range are clamped to it (NumPy 2.1), so clip(uint8, -1, 300)
   -- stays uint8.
-  function ga.clip(x, lo, hi, opts)
-    opts = internal.opts(opts, "clip")
+  local function clip(x, lo, hi, out, forced)
+    local tracer = internal.tracer
+    if tracer then
+      local took, r = tracer("clip", nil, x, lo, hi, { out = out, dtype = forced })
+      if took then return r end
+    end
+    local opts = { out = out, dtype = forced }
     if not is_array(x) then x = ga.asarray(x) end
     local range = INT_RANGE[x.dtype]
     if range and not opts.dtype then
@@ -326,16 +328,12 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     uint8 = true, uint16 = true, uint32 = true, uint64 = true,
   }
 
-  --- ga.around(x[, decimals][, {out=}]) (also ga.round): round half to even
-  -- at `decimals` decimal places (negative: to tens, hundreds, ...), as
-  -- NumPy: rint(x * 10^d) / 10^d. Integer arrays keep their dtype (a copy
-  -- when decimals >= 0); complex rounds both parts; float16 rounds in float.
-  function ga.around(x, decimals, opts)
-    if type(decimals) == "table" then decimals, opts = nil, decimals end
-    opts = opts or {}
-    if type(opts) ~= "table" then fail("around: options must be a table, got " .. type(opts)) end
-    decimals = decimals or opts.decimals or 0
-    if math.type(decimals) ~= "integer" then fail("around: decimals must be an integer") end
+  --- around(x, decimals, out) (also ga.round): round half to even at
+  -- `decimals` decimal places (negative: to tens, hundreds, ...), as NumPy:
+  -- rint(x * 10^d) / 10^d. Integer arrays keep their dtype (a copy when
+  -- decimals >= 0); complex rounds both parts; float16 rounds in float.
+  local function around(x, decimals, out)
+    local opts = { out = out }
     if not is_array(x) then x = ga.asarray(x) end
     local dtype = x.dtype
     local z = output("around", x.shape, dtype, opts.out)
@@ -351,11 +349,29 @@ template <typename T> __device__ __forceinline__ T ga_sel_round_int(T v, double 
     kernel("round")(x, ga.float64(f), ga.bool(decimals < 0), z)
     return z
   end
+
+  -- the declarations (API.md §0; the math family's rows)
+  local api = require "gpuarray.api"
+  api.def(ga, [[
+clip(a: array_like, a_min|min: array_like?, a_max|max: array_like?, out: ndarray?, *, dtype: dtype?) -> ndarray
+Limit the values to [a_min, a_max] (either may be nil), broadcast; NaN
+propagates. Lua integer bounds past an integer array's range are clamped
+to it (NumPy 2.1: clip(uint8, -1, 300) stays uint8).
+]], clip)
+  api.def(ga, [[
+around(a: array_like, decimals: integer = 0, out: ndarray?) -> ndarray
+Round half to even at decimals decimal places (negative: tens, hundreds,
+...), as NumPy's rint(x * 10^d) / 10^d; integers keep their dtype, complex
+numbers round both parts.
+]], around)
   ga.round = ga.around
+  api.alias("round", ga.around)
 
   -- x:clip(lo, hi), x:round(decimals), NumPy's method forms
   if methods.clip == nil then methods.clip = ga.clip end
   if methods.round == nil then methods.round = ga.around end
+  api.alias("ndarray:clip", ga.clip)
+  api.alias("ndarray:round", ga.around)
   if methods.take == nil then methods.take = ga.take end
   if methods.put == nil then methods.put = ga.put end
 end

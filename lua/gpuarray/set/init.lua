@@ -3,7 +3,7 @@
 -- union1d, setdiff1d, setxor1d.
 --
 -- unique sorts (the sort room's engine), marks where each run of equal
--- values starts (core._unique_flags) and reads the rest from those marks:
+-- values starts (core.sort.unique_flags) and reads the rest from those marks:
 -- the first index of a value is its argsort position at the mark, the
 -- inverse a cumulative sum of the marks scattered back, the counts the
 -- distances between marks. isin sorts the test values and binary searches
@@ -26,7 +26,7 @@ return function(ga)
   -- where each run of equal values of sorted 1-D s starts; with equal_nan
   -- false every NaN starts its own run (NumPy: NaNs are then distinct)
   local function run_starts(s, equal_nan)
-    local m = core._unique_flags(s)
+    local m = core.sort.unique_flags(s)
     if not equal_nan and FLOATISH[ga.dtype(s.dtype).kind] then m = ga.logical_or(m, ga.isnan(s)) end
     return m
   end

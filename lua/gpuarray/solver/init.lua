@@ -1,4 +1,4 @@
---- ga.linalg (API.md §7) over cuSOLVER (src/libs/solver.c): solve, inv,
+--- ga.linalg (API.md §7) over cuSOLVER (src/solver/solver.c): solve, inv,
 -- det, slogdet, cholesky, eigh, eigvalsh, qr here; svd and what is built
 -- on it (lstsq, pinv, matrix_rank, norm, matrix_power) in linalg/svd.lua.
 --
@@ -77,7 +77,7 @@ return function(ga)
   -- column-major A^T); raises on singular when fname is given
   local function lu(a, dt, fname, cm)
     local A = cm and fmem(a, dt) or cmem(a, dt)
-    local ipiv, info, where = core._getrf(A)
+    local ipiv, info, where = core.solver.getrf(A)
     if fname and info > 0 then check_info(info, a.ndim > 2 and where, fname, "matrix is singular") end
     return A, ipiv
   end
@@ -101,7 +101,7 @@ return function(ga)
     -- 4% slower on the H200 at n = 4096)
     local A, ipiv = lu(ga.broadcast_to(a, cat(batch, { n, n })), dt, "solve", true)
     local B = fmem(ga.broadcast_to(b2, cat(batch, { n, sb[#sb] })), dt)
-    core._getrs(A, ipiv, B, false)
+    core.solver.getrs(A, ipiv, B, false)
     local x = ga.ascontiguousarray(from_cm(B))
     if vec then return x:reshape(cat(batch, { n })) end
     return x
@@ -116,7 +116,7 @@ return function(ga)
     -- (A^T)^{-1} column-major is A^{-1} row-major: solve against I as it is
     local I = ga.eye(n, dt)
     if a.ndim > 2 then I = ga.ascontiguousarray(ga.broadcast_to(I, a.shape)) end
-    core._getrs(A, ipiv, I, false)
+    core.solver.getrs(A, ipiv, I, false)
     return I
   end
 
@@ -163,7 +163,7 @@ return function(ga)
     local A = cmem(a, solver_dtype(a))
     -- the memory is column-major conj(a); its upper factor U' gives L = U'^T,
     -- which is U' read row-major
-    local info, where = core._potrf(A, true)
+    local info, where = core.solver.potrf(A, true)
     check_info(info, a.ndim > 2 and where, "cholesky", "matrix is not positive definite")
     return ga.tril(A)
   end
@@ -176,7 +176,7 @@ return function(ga)
     end
     local A = cmem(a, solver_dtype(a))
     -- the lower triangle of row-major a is the upper one of its memory
-    local w, info, where = core._syevd(A, uplo == "L", vectors)
+    local w, info, where = core.solver.syevd(A, uplo == "L", vectors)
     check_info(info, a.ndim > 2 and where, fname, "did not converge")
     return w, A
   end
@@ -206,7 +206,7 @@ return function(ga)
     local k = math.min(m, n)
     local dt = solver_dtype(a)
     local A = fmem(a, dt)                       -- column-major a: (..., n, m)
-    local tau = core._geqrf(A)
+    local tau = core.solver.geqrf(A)
     local Rfull = from_cm(A)                    -- m x n, R in the upper part
     local R = ga.triu(mode == "complete" and Rfull or Rfull[{ ga.ellipsis, { 1, k }, {} }])
     if mode == "r" then return R end
@@ -219,7 +219,7 @@ return function(ga)
     else
       Q = A
     end
-    core._orgqr(Q, tau)
+    core.solver.orgqr(Q, tau)
     return from_cm(Q), R
   end
 

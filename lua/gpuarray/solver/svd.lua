@@ -29,7 +29,7 @@ return function(ga, linalg)
     rectangular = "gesvd",
     values = { float32 = "gram", float64 = "gesvdj", complex64 = "gram", complex128 = "gesvdj" },
     -- a batch of more than one matrix of at most this many rows and columns
-    -- goes to gesvdjBatched (its documented limit: src/libs/solver_batched.c)
+    -- goes to gesvdjBatched (its documented limit: src/solver/solver_batched.c)
     batched_max = 32,
   }
 
@@ -101,12 +101,12 @@ return function(ga, linalg)
     -- gesvd for a 7 x 12 float64 matrix, 3.7 for complex128; 2026-11-24):
     -- compute them and drop them
     local vectors = uv or method == "gesvdj"
-    local S, Um, Vm, vt, info, where, perturbation = core._gesvd(A, method, full, vectors)
+    local S, Um, Vm, vt, info, where, perturbation = core.solver.gesvd(A, method, full, vectors)
     if perturbation ~= 0 then
       -- gesvdp's own error estimate is exactly 0 for every good result we
       -- measured and nonzero for every wrong one: redo those with gesvd
       A = tall and h.fmem(a, dt) or h.cmem(a, dt)
-      S, Um, Vm, vt, info, where = core._gesvd(A, "gesvd", full, vectors)
+      S, Um, Vm, vt, info, where = core.solver.gesvd(A, "gesvd", full, vectors)
     end
     linalg._check_info(info, #batch > 0 and where, "svd", "did not converge")
     if not uv then return S end

@@ -56,7 +56,7 @@ long. The values of x are values, not positions (API.md §14).
       if w.size ~= x.size then
         fail(("bincount: weights has %d elements, x has %d"):format(w.size, x.size))
       end
-      local out = ga.zeros(n, "float64")
+      local out = ga.zeros(n, x.size > 0 and "float64" or "int64")   -- NumPy: an empty x gives int64 counts
       if x.size > 0 then K.bincount_w(x, w:reshape(x.size), out) end
       return out
     end

@@ -78,7 +78,7 @@ return function(ga)
     local p
     for i, k in ipairs(keys) do
       local last = i == #keys
-      p = core._sort(k, last and rowlen or k.size, last and mode or "perm", p)
+      p = core.sort.sort(k, last and rowlen or k.size, last and mode or "perm", p)
     end
     return p
   end
@@ -93,7 +93,7 @@ return function(ga)
   -- real part, and so decide on it where NumPy looks at the imaginary part
   local function sorted(x, d)
     local r, rowlen = rows(x, d)
-    if not r.dtype:match("^complex") then return unrows(core._sort(r, rowlen, "sort"), x, d) end
+    if not r.dtype:match("^complex") then return unrows(core.sort.sort(r, rowlen, "sort"), x, d) end
     r = ga.ascontiguousarray(r)
     local p = S.chain(keys_of(r), rowlen, "perm")
     return unrows(r:reshape(r.size):take(positions(p)):reshape(r.shape), x, d)
@@ -277,7 +277,7 @@ the stable argsort, which partitions for every kth.
     if not is_array(v) then v = ga.array(v, t) end
     if a.dtype ~= t then a = a:astype(t) end
     if v.dtype ~= t then v = v:astype(t) end
-    return core._searchsorted(a, v, side == "right")
+    return core.sort.searchsorted(a, v, side == "right")
   end
   def(ga, [[
 searchsorted(a: array_like, v: array_like, side: "left"|"right" = "left", sorter: array_like?) -> ndarray

@@ -1,6 +1,6 @@
 --- ga.sparse conversions: tocoo, tocsr, tocsc, toarray, transpose (T),
 -- sum_duplicates, sort_indices, astype, copy. Sorting by (row, col) is one
--- argsort of the int64 key row * ncols + col (src/engine/sort.c);
+-- argsort of the int64 key row * ncols + col (src/sort/sort.c);
 -- duplicates are summed by atomic adds into their group, found with the
 -- same flags unique uses; indptr is a searchsorted of the sorted rows.
 return function(ga, SP)
@@ -31,7 +31,7 @@ __device__ __forceinline__ void ga_sp_add(complex128 *p, complex128 v) {
     local key = row:astype("int64") * ncols + col
     local idx = ga.argsort(key)
     local ks = key:take(idx)
-    local flags = core._unique_flags(ks)
+    local flags = core.sort.unique_flags(ks)
     local uk = ks[flags]
     local d = data:take(idx)
     if uk.size ~= data.size then

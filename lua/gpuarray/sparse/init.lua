@@ -1,5 +1,5 @@
 --- ga.sparse (API.md §7): COO, CSR and CSC matrices on the GPU, with
--- cuSPARSE products (src/libs/sparse.c).
+-- cuSPARSE products (src/sparse/sparse.c).
 --
 -- A matrix is a Lua object holding ndarrays. Index arrays given from Lua
 -- and read back (S.row, S.col, S.indices, S.indptr) are 1-based like the

@@ -33,7 +33,7 @@ return function(ga, SP)
     if A.data.dtype ~= t then A = A:astype(t) end
     if B.data.dtype ~= t then B = B:astype(t) end
     if A.data.size == 0 or B.data.size == 0 then return SP.empty("csr", { m, n }, t) end
-    local p, i, d = core._sp_gemm(m, k, n, A._indptr, A._indices, A.data, B._indptr, B._indices, B.data)
+    local p, i, d = core.sparse.gemm(m, k, n, A._indptr, A._indices, A.data, B._indptr, B._indices, B.data)
     local C = SP.new("csr", { m, n }, d, p, i)
     C._canon = true
     return C
@@ -61,8 +61,8 @@ return function(ga, SP)
     x = ga.ascontiguousarray(x:astype(t))
     local rows = trans and n or m        -- the CSR arrays' own rows
     local cols = trans and m or n
-    if x.ndim == 1 then return core._sp_mv(rows, cols, A._indptr, A._indices, A.data, x, trans) end
-    return core._sp_mm(rows, cols, A._indptr, A._indices, A.data, x, trans)
+    if x.ndim == 1 then return core.sparse.mv(rows, cols, A._indptr, A._indices, A.data, x, trans) end
+    return core.sparse.mm(rows, cols, A._indptr, A._indices, A.data, x, trans)
   end
   function sparse.matmul(a, b)
     if not issparse(a) then fail("sparse.matmul: the first operand must be a sparse matrix") end
