@@ -26,7 +26,7 @@ return function(ga, signal, S)
 
   local PRE = nil
   local function prelude()
-    PRE = PRE or (core._kernel_source("common") .. core._kernel_source("math"))
+    PRE = PRE or (core.compile.kernel_source("common") .. core.compile.kernel_source("math"))
     return PRE
   end
 

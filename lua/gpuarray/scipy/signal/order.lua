@@ -78,7 +78,7 @@ template <> __device__ __forceinline__ bool ga_ord_less<float16>(const float16 &
   local function kernel(dt, W, rank)
     local key = ("%s:%d:%d"):format(dt, W, rank)
     if not kernels[key] then
-      local src = core._kernel_source("common") .. core._kernel_source("math")
+      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math")
         .. ("typedef %s T;\n#define GA_W %d\n#define GA_RANK %d\n"):format(CTYPE[dt], W, rank) .. LESS .. SRC
       kernels[key] = ga.RawKernel(src, "ga_order")
     end

@@ -78,7 +78,7 @@ template <> __device__ __forceinline__ complex128 ga_sig_fill<complex128>(double
   local kernels = {}
   local function kernel(dt)
     if not kernels[dt] then
-      local src = core._kernel_source("common") .. core._kernel_source("math") .. ("typedef %s T;\n"):format(CTYPE[dt])
+      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math") .. ("typedef %s T;\n"):format(CTYPE[dt])
         .. FILL .. SRC
       kernels[dt] = ga.RawKernel(src, "ga_upfirdn")
     end

@@ -122,10 +122,10 @@ __device__ __forceinline__ void ga_iir_step(const T *c, T *z, T x, T &y) {
     if m then return m end
     local nc = kind == "tdf2" and 2 * N + 1 or 5 * (N // 2)
     local src = table.concat({
-      core._kernel_source("common"), core._kernel_source("math"),
+      core.compile.kernel_source("common"), core.compile.kernel_source("math"),
       ("typedef %s T;\n#define GA_IIR_N %d\n#define GA_IIR_NC %d\n#define GA_IIR_B %d\n#define GA_IIR_LOGB %d\n"
        .. "#define GA_IIR_L %d\n"):format(CTYPE[dtype], N, nc, B, LOGB, g.L),
-      STEP[kind], core._kernel_source(serial and "signal_iir_serial" or "signal_iir"),
+      STEP[kind], core.compile.kernel_source(serial and "signal_iir_serial" or "signal_iir"),
     })
     local mod = ga.RawModule(src)
     if serial then

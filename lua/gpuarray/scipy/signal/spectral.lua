@@ -84,7 +84,7 @@ template <> __device__ __forceinline__ double ga_abs2<complex128>(const complex1
   local function frames_kernel(dt)
     local key = "frames:" .. dt
     if not kernels[key] then
-      local src = core._kernel_source("common") .. core._kernel_source("math")
+      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math")
         .. ("typedef %s T;\ntypedef %s R;\n"):format(CTYPE[dt], CTYPE[REAL[dt]]) .. FRAMES_SRC
       kernels[key] = ga.RawKernel(src, "ga_frames")
     end
@@ -530,7 +530,7 @@ extern "C" __global__ void ga_ola(const T *__restrict__ xs, const R *__restrict_
   local function ola_kernel(dt)
     local key = "ola:" .. dt
     if not kernels[key] then
-      local src = core._kernel_source("common") .. core._kernel_source("math")
+      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math")
         .. ("typedef %s T;\ntypedef %s R;\n"):format(CTYPE[dt], CTYPE[REAL[dt]]) .. OLA_SRC
       kernels[key] = ga.RawKernel(src, "ga_ola")
     end
