@@ -78,8 +78,8 @@ template <> __device__ __forceinline__ complex128 ga_sig_fill<complex128>(double
   local kernels = {}
   local function kernel(dt)
     if not kernels[dt] then
-      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math") .. ("typedef %s T;\n"):format(CTYPE[dt])
-        .. FILL .. SRC
+      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math")
+        .. ("typedef %s T;\n"):format(CTYPE[dt]) .. FILL .. SRC
       kernels[dt] = ga.RawKernel(src, "ga_upfirdn")
     end
     return kernels[dt]
