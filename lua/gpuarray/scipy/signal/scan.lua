@@ -16,9 +16,12 @@ return function(ga, _, S)
 
   local B, LOGB = 256, 8
   -- samples per thread, and the largest state the scan keeps in registers
-  -- and shared memory (B x N values; 48 KB of shared memory in all)
+  -- and shared memory (B x N values; 48 KB of shared memory in all). The
+  -- matrix products are unrolled: N = 16 compiles in about 2 s, N = 32 in
+  -- 13 s, so larger states (IIR filters of order > 16 as b, a: rare, and
+  -- better run as sections) take the serial kernel
   local GEOM = {
-    float32 = { L = 16, NMAX = 32 }, float64 = { L = 16, NMAX = 16 },
+    float32 = { L = 16, NMAX = 16 }, float64 = { L = 16, NMAX = 16 },
     complex64 = { L = 16, NMAX = 16 }, complex128 = { L = 8, NMAX = 8 },
   }
   local CTYPE = { float32 = "float", float64 = "double", complex64 = "complex64", complex128 = "complex128" }
