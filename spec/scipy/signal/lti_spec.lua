@@ -72,6 +72,20 @@ describe("scipy.signal LTI systems", function()
     assert(not ok and e.msg:find("repeated", 1, true))
   end)
 
+  it("place_poles: multi-input YT and KNV0 (real and complex poles) give SciPy's gain, rtol and nb_iter", function()
+    local P = R.place_multi
+    for i, c in ipairs(P.cases) do
+      local K, poles, _, _, rtol, nb = L.place_poles(P.A, P.B, C.cx(c.poles), c.method, 1e-3, 30)
+      local what = c.method .. " case " .. i
+      C.close(c.gain, K, 1e-8, what .. " gain")
+      C.close(c.computed, poles, 1e-8, what .. " computed poles")
+      C.close(c.rtol, rtol, 1e-6, what .. " rtol")
+      assert.are.equal(c.nb_iter, nb, what .. " nb_iter")
+    end
+    local ok, e = pcall(L.place_poles, P.A, P.B, C.cx(P.cases[3].poles), "KNV0", 1e-3, 30)
+    assert(not ok and e.msg:find("KNV0", 1, true))
+  end)
+
   helper.gpu_it("objects: lti / dlti, conversions, fields as ndarrays, to_discrete, arithmetic", function()
     local sys = signal.lti(R.b, R.a)
     C.close(R.b, sys.num:totable(), 1e-14, "num")

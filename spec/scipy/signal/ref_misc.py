@@ -126,5 +126,15 @@ ltis["place"] = {"A": Ap, "B": Bp, "gain": fsf.gain_matrix, "poles": fsf.compute
 Bf = np.eye(3)
 fsf2 = S.place_poles(Ap, Bf, [-1.0, -2.0, -4.0])
 ltis["place_full"] = {"gain": fsf2.gain_matrix}
+Am = np.array([[1.380, -0.2077, 6.715, -5.676], [-0.5814, -4.290, 0, 0.6750],
+               [1.067, 4.273, -6.654, 5.893], [0.0480, 4.273, 1.343, -2.104]])
+Bm = np.array([[0, 5.679], [1.136, 1.136], [0, 0], [-3.146, 0]])
+multi = []
+for poles, m in (([-0.2, -0.5, -5.0566, -8.6659], "YT"), ([-0.2, -0.5, -5.0566, -8.6659], "KNV0"),
+                 ([-1 + 1j, -1 - 1j, -3, -4], "YT"), ([-1 + 1j, -1 - 1j, -2 + 0.5j, -2 - 0.5j], "YT")):
+    f = S.place_poles(Am, Bm, np.array(poles), method=m)
+    multi.append({"poles": np.array(poles, dtype=complex), "method": m, "gain": f.gain_matrix,
+                  "computed": f.computed_poles, "rtol": f.rtol, "nb_iter": f.nb_iter})
+ltis["place_multi"] = {"A": Am, "B": Bm, "cases": multi}
 out["lti"] = ltis
 write("ref_misc", out, "peaks, waveforms, wavelets, B-splines, chirp z-transforms, LTI systems")

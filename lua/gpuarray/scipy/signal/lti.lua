@@ -752,26 +752,23 @@ A continuous system discretized with sampling time dt (cont2discrete's methods).
   api.def(signal, [[
 scipy.signal.place_poles(A: array_like, B: array_like, poles: array_like, method: "YT"|"KNV0" = "YT",
                          rtol: number = 0.001, maxiter: integer = 30) -> table
-The state feedback gain K with eig(A - B K) = poles: a table {gain_matrix,
-computed_poles, requested_poles, X, rtol, nb_iter}. Single-input systems and
-full-rank B give SciPy's K; for other multi-input systems the robustness
-iterations are not run (another valid K: the poles are placed exactly).
+The state feedback gain K with eig(A - B K) = poles, the eigenvectors made
+robust by Tits and Yang's method (or KNV0): a table {gain_matrix,
+computed_poles, requested_poles, X, rtol, nb_iter} as SciPy's Bunch.
 ]], function(A, B, poles, method_, rtol, maxiter)
     local fname = name("place_poles")
     local a, b = mat(A, fname, "A"), mat(B, fname, "B")
     if #a == 0 or #a ~= #a[1] then fail(fname .. ": A must be square") end
     if #b ~= #a then fail(fname .. ": B must have as many rows as A") end
-    local gain, computed, requested, X = S.host(fname, L.place_poles, a, b, vec(poles, fname, "poles"), method_, rtol,
-                                                maxiter)
-    local Xrows = {}
-    for i, r in ipairs(X) do Xrows[i] = r end
+    local gain, computed, requested, X, cur_rtol, nb_iter = S.host(fname, L.place_poles, a, b,
+      vec(poles, fname, "poles"), method_, rtol, maxiter)
     return {
       gain_matrix = U.up2(gain, "float64"),
       computed_poles = U.up(computed),
       requested_poles = U.up(requested),
-      X = U.up2(Xrows),
-      rtol = 0.0 / 0.0,
-      nb_iter = 0,
+      X = U.up2(X),
+      rtol = cur_rtol,
+      nb_iter = nb_iter,
     }
   end)
 end

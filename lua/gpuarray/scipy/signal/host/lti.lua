@@ -384,241 +384,45 @@ function L.order_poles(poles)
   return out
 end
 
--- rank of a real matrix (the singular values through the eigenvalues of a^T a)
+-- the rank of a real matrix: singular values (the square roots of B^T B's
+-- eigenvalues) above max(n, m) eps times the largest, numpy's default
 local function rank(a)
   local w = M.eigh(M.mul(M.T(a), a))
   local big = 0.0
-  for _, v in ipairs(w) do big = math.max(big, math.abs(v)) end
-  local tol = big * (math.max(#a, #a[1]) * 2.220446049250313e-16) ^ 2 * 1e4
+  for _, v in ipairs(w) do big = math.max(big, math.sqrt(math.max(v, 0))) end
+  local tol = big * math.max(#a, #a[1]) * 2.220446049250313e-16
   local r = 0
-  for _, v in ipairs(w) do if v > tol and v > 0 then r = r + 1 end end
+  for _, v in ipairs(w) do if math.sqrt(math.max(v, 0)) > tol then r = r + 1 end end
   return r
 end
 L.rank = rank
 
--- complex Householder QR: the full n x n unitary Q of an n x k matrix
--- (rows of host complex values)
-local function cqr_full(a)
-  local n = #a
-  local k = #a[1]
-  local r = {}
-  for i = 1, n do
-    r[i] = {}
-    for j = 1, k do r[i][j] = cx.from(a[i][j]) end
-  end
-  local Q = {}
-  for i = 1, n do
-    Q[i] = {}
-    for j = 1, n do Q[i][j] = cx.from(i == j and 1 or 0) end
-  end
-  for col = 1, math.min(n - 1, k) do
-    local norm = 0.0
-    for i = col, n do norm = norm + cx.abs2(r[i][col]) end
-    norm = math.sqrt(norm)
-    if norm > 0 then
-      local x0 = r[col][col]
-      local phase = cx.abs(x0) > 0 and cx.div(x0, cx.abs(x0)) or cx.from(1)
-      local v = {}
-      for i = col, n do v[i] = r[i][col] end
-      v[col] = cx.add(v[col], cx.mul(phase, norm))
-      local vv = 0.0
-      for i = col, n do vv = vv + cx.abs2(v[i]) end
-      if vv > 0 then
-        -- r = (I - 2 v v^H / vv) r ; Q = Q (I - 2 v v^H / vv)
-        for j = 1, k do
-          local s = 0
-          for i = col, n do s = cx.add(s, cx.mul(cx.conj(v[i]), r[i][j])) end
-          s = cx.mul(s, 2 / vv)
-          for i = col, n do r[i][j] = cx.sub(r[i][j], cx.mul(v[i], s)) end
-        end
-        for i = 1, n do
-          local s = 0
-          for j = col, n do s = cx.add(s, cx.mul(Q[i][j], v[j])) end
-          s = cx.mul(s, 2 / vv)
-          for j = col, n do Q[i][j] = cx.sub(Q[i][j], cx.mul(s, cx.conj(v[j]))) end
-        end
-      end
-    end
-  end
-  return Q
-end
-L.cqr_full = cqr_full
-
--- solve a complex square system (Gaussian elimination, partial pivoting)
-local function csolve(a, b)
-  local n = #a
-  local m = #b[1]
-  local A, Bm = {}, {}
-  for i = 1, n do
-    A[i], Bm[i] = {}, {}
-    for j = 1, n do A[i][j] = cx.from(a[i][j]) end
-    for j = 1, m do Bm[i][j] = cx.from(b[i][j]) end
-  end
-  for c = 1, n do
-    local p, best = c, cx.abs(A[c][c])
-    for i = c + 1, n do if cx.abs(A[i][c]) > best then p, best = i, cx.abs(A[i][c]) end end
-    if best == 0 then raise("singular") end
-    A[c], A[p] = A[p], A[c]
-    Bm[c], Bm[p] = Bm[p], Bm[c]
-    for i = c + 1, n do
-      local f = cx.div(A[i][c], A[c][c])
-      for j = c, n do A[i][j] = cx.sub(A[i][j], cx.mul(f, A[c][j])) end
-      for j = 1, m do Bm[i][j] = cx.sub(Bm[i][j], cx.mul(f, Bm[c][j])) end
-    end
-  end
-  local X = {}
-  for i = n, 1, -1 do
-    X[i] = {}
-    for j = 1, m do
-      local s = Bm[i][j]
-      for q = i + 1, n do s = cx.sub(s, cx.mul(A[i][q], X[q][j])) end
-      X[i][j] = cx.div(s, A[i][i])
-    end
-  end
-  return X
-end
-
---- place_poles: the gain K with eig(A - B K) = poles. The transfer matrix
--- X starts as SciPy's (one vector of each pole's null space); the
--- robustness iterations (YT / KNV0) of multi-input systems are not run, so
--- X and K are SciPy's exactly for single-input and full-rank B, another
--- valid placement otherwise. Returns gain, computed poles, X, rtol, iterations.
+--- place_poles (host/place.lua does the placement): the gain, the
+-- computed poles, the requested poles (ordered), X, rtol, iterations
 function L.place_poles(A, B, poles, method, rtol, maxiter)
   local n = #A
   poles = L.order_poles(poles)
   if #poles > n then raise(("maximum number of poles is %d but you asked for %d"):format(n, #poles)) end
   if #poles < n then raise(("number of poles is %d but you should provide %d"):format(#poles, n)) end
-  if method ~= "YT" and method ~= "KNV0" then raise("The method keyword must be one of 'YT' or 'KNV0'") end
-  if maxiter < 1 then raise("maxiter must be at least equal to 1") end
-  if rtol > 1 then raise("rtol can not be greater than 1") end
   local rB = rank(B)
   for _, p in ipairs(poles) do
     local count = 0
     for _, q in ipairs(poles) do if cx.re(p) == cx.re(q) and cx.im(p) == cx.im(q) then count = count + 1 end end
     if count > rB then raise("at least one of the requested pole is repeated more than rank(B) times") end
   end
+  if method ~= "YT" and method ~= "KNV0" then raise("The method keyword must be one of 'YT' or 'KNV0'") end
   if method == "KNV0" then
     for _, p in ipairs(poles) do if cx.im(p) ~= 0 then raise("Complex poles are not supported by KNV0") end end
   end
-  local U = cqr_full(B)
-  local gain, X
-  if rB == n then
-    local diag = M.zeros(n, n)
-    local idx = 1
-    while idx <= n do
-      local p = poles[idx]
-      diag[idx][idx] = cx.re(p)
-      if cx.im(p) ~= 0 then
-        diag[idx][idx + 1] = -cx.im(p)
-        diag[idx + 1][idx + 1] = cx.re(p)
-        diag[idx + 1][idx] = cx.im(p)
-        idx = idx + 1
-      end
-      idx = idx + 1
-    end
-    local rhs = M.add(diag, A, -1)
-    local cols = {}
-    for j = 1, n do cols[j] = M.lstsq(B, M.uncol(block(rhs, 1, n, j, j))) end
-    gain = M.zeros(#B[1], n)
-    for j = 1, n do for i = 1, #B[1] do gain[i][j] = cols[j][i] end end
-    X = M.eye(n)
-  else
-    -- u1: the columns of U past rank(B); z: R's first rank(B) rows
-    local Xc = {}
-    for i = 1, n do Xc[i] = {} end
-    local col = 0
-    local j = 1
-    while j <= n do
-      local p = poles[j]
-      -- pole_space_j = (u1^T (A - p I))^T : n x (n - rB)
-      local ps = {}
-      for i = 1, n do
-        ps[i] = {}
-        for c = 1, n - rB do
-          local s = 0
-          for q = 1, n do
-            local aq = cx.sub(A[q][i], q == i and p or 0)
-            s = cx.add(s, cx.mul(cx.conj(U[q][rB + c]), aq))
-          end
-          ps[i][c] = s
-        end
-      end
-      local Qp = cqr_full(ps)
-      -- the null space: Qp's columns past n - rB; X's column: their sum, normalised
-      local v = {}
-      local nrm = 0.0
-      for i = 1, n do
-        local s = 0
-        for c = n - rB + 1, n do s = cx.add(s, Qp[i][c]) end
-        v[i] = s
-        nrm = nrm + cx.abs2(s)
-      end
-      nrm = math.sqrt(nrm)
-      for i = 1, n do v[i] = cx.div(v[i], nrm) end
-      if cx.im(p) ~= 0 then
-        for i = 1, n do
-          Xc[i][col + 1] = cx.sub(cx.re(v[i]), cx.mul(cx.I, cx.im(v[i])))
-          Xc[i][col + 2] = cx.add(cx.re(v[i]), cx.mul(cx.I, cx.im(v[i])))
-        end
-        col = col + 2
-        j = j + 2
-      else
-        for i = 1, n do Xc[i][col + 1] = cx.from(cx.re(v[i])) end
-        col = col + 1
-        j = j + 1
-      end
-    end
-    X = Xc
-    -- m = (X^T \ (diag(poles) X^T))^T ; gain = z \ (u0^T (m - A))
-    local XT = {}
-    for i = 1, n do
-      XT[i] = {}
-      for q = 1, n do XT[i][q] = X[q][i] end
-    end
-    local rhs = {}
-    for i = 1, n do
-      rhs[i] = {}
-      for q = 1, n do rhs[i][q] = cx.mul(poles[i], XT[i][q]) end
-    end
-    local ok, mT = pcall(csolve, XT, rhs)
-    if not ok then
-      raise("The poles you've chosen can't be placed. Check the controllability matrix and try another set of poles")
-    end
-    -- R of B's QR: U^H B, its first rB rows
-    local R = {}
-    for i = 1, rB do
-      R[i] = {}
-      for c = 1, #B[1] do
-        local s = 0
-        for q = 1, n do s = cx.add(s, cx.mul(cx.conj(U[q][i]), B[q][c])) end
-        R[i][c] = s
-      end
-    end
-    local rhs2 = {}
-    for i = 1, rB do
-      rhs2[i] = {}
-      for c = 1, n do
-        local s = 0
-        for q = 1, n do s = cx.add(s, cx.mul(cx.conj(U[q][i]), cx.sub(mT[c][q], A[q][c]))) end
-        rhs2[i][c] = s
-      end
-    end
-    local ok2, g = pcall(csolve, R, rhs2)
-    if not ok2 then
-      raise("The poles you've chosen can't be placed. Check the controllability matrix and try another set of poles")
-    end
-    gain = {}
-    for i = 1, #g do
-      gain[i] = {}
-      for c = 1, n do gain[i][c] = cx.re(g[i][c]) end
-    end
-  end
-  for i = 1, #gain do for c = 1, n do gain[i][c] = -gain[i][c] end end
+  if maxiter < 1 then raise("maxiter must be at least equal to 1") end
+  if rtol > 1 then raise("rtol can not be greater than 1") end
+  local gain, X, cur_rtol, nb_iter = require("gpuarray.scipy.signal.host.place").place(A, B, poles, method, rtol,
+                                                                                      maxiter, rB)
   local closed = M.add(A, M.mul(B, gain), -1)
   local wr, wi = M.eigvals(closed)
   local computed = {}
   for i = 1, #wr do computed[i] = wi[i] == 0 and wr[i] or cx.new(wr[i], wi[i]) end
-  return gain, L.order_poles(computed), poles, X
+  return gain, L.order_poles(computed), poles, X, cur_rtol, nb_iter
 end
 
 return L
