@@ -80,16 +80,18 @@ template <> __device__ __forceinline__ double ga_abs2<complex128>(const complex1
 }
 ]]
 
+  -- a kernel of this file for one dtype (T the element type, R its real
+  -- type), compiled once
   local kernels = {}
-  local function frames_kernel(dt)
-    local key = "frames:" .. dt
+  local function typed_kernel(src, entry, dt)
+    local key = entry .. ":" .. dt
     if not kernels[key] then
-      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math")
-        .. ("typedef %s T;\ntypedef %s R;\n"):format(CTYPE[dt], CTYPE[REAL[dt]]) .. FRAMES_SRC
-      kernels[key] = ga.RawKernel(src, "ga_frames")
+      kernels[key] = ga.RawKernel(core.compile.kernel_source("common") .. core.compile.kernel_source("math")
+        .. ("typedef %s T;\ntypedef %s R;\n"):format(CTYPE[dt], CTYPE[REAL[dt]]) .. src, entry)
     end
     return kernels[key]
   end
+  local function frames_kernel(dt) return typed_kernel(FRAMES_SRC, "ga_frames", dt) end
   local function sumsq_kernel()
     if not kernels.sumsq then
       kernels.sumsq = ga.ReductionKernel("T x", "float64 y", "ga_abs2(x)", "a + b", "y = a", "0", "ga_spectral_sumsq",
@@ -527,15 +529,7 @@ extern "C" __global__ void ga_ola(const T *__restrict__ xs, const R *__restrict_
   out[i] = acc / (nv > (R)1e-10 ? nv : (R)1);
 }
 ]]
-  local function ola_kernel(dt)
-    local key = "ola:" .. dt
-    if not kernels[key] then
-      local src = core.compile.kernel_source("common") .. core.compile.kernel_source("math")
-        .. ("typedef %s T;\ntypedef %s R;\n"):format(CTYPE[dt], CTYPE[REAL[dt]]) .. OLA_SRC
-      kernels[key] = ga.RawKernel(src, "ga_ola")
-    end
-    return kernels[key]
-  end
+  local function ola_kernel(dt) return typed_kernel(OLA_SRC, "ga_ola", dt) end
   S.ola_kernel = ola_kernel
 
   api.def(signal, ([[

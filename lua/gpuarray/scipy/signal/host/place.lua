@@ -293,6 +293,21 @@ local function yt_complex(ker, Q, X, i, j)
   end
 end
 
+-- The sweeps of SciPy's loops: sweep() updates X's columns until |det X|
+-- changes by less than rtol (relative) or maxiter sweeps were made
+local function iterate(X, maxiter, rtol, sweep)
+  local stop, nb_try, cur_rtol = false, 0, 0.0
+  while nb_try < maxiter and not stop do
+    local detb = math.abs(M.det(X))
+    sweep()
+    local det = math.max(SQRT_EPS, math.abs(M.det(X)))
+    cur_rtol = math.abs((det - detb) / det)
+    if cur_rtol < rtol and det > SQRT_EPS then stop = true end
+    nb_try = nb_try + 1
+  end
+  return stop, cur_rtol, nb_try
+end
+
 -- SciPy's _YT_loop: the order of the column pairs, then the sweeps
 local function yt_loop(ker, X, poles, maxiter, rtol)
   local nb_real = 0
@@ -328,9 +343,7 @@ local function yt_loop(ker, X, poles, maxiter, rtol)
   for i = 1, hnb do add(i, i + hnb) end
   if hnb == 0 and real0 then add(1, 1) end
   add_comp()
-  local stop, nb_try, cur_rtol = false, 0, 0.0
-  while nb_try < maxiter and not stop do
-    local detb = math.abs(M.det(X))
+  return iterate(X, maxiter, rtol, function()
     for q = 1, #o1 do
       local i, j = o1[q], o2[q]
       if i == j then
@@ -340,25 +353,11 @@ local function yt_loop(ker, X, poles, maxiter, rtol)
         if cx.im(poles[i]) == 0 then yt_real(ker, Q, X, i, j) else yt_complex(ker, Q, X, i, j) end
       end
     end
-    local det = math.max(SQRT_EPS, math.abs(M.det(X)))
-    cur_rtol = math.abs((det - detb) / det)
-    if cur_rtol < rtol and det > SQRT_EPS then stop = true end
-    nb_try = nb_try + 1
-  end
-  return stop, cur_rtol, nb_try
+  end)
 end
 
 local function knv0_loop(ker, X, n, maxiter, rtol)
-  local stop, nb_try, cur_rtol = false, 0, 0.0
-  while nb_try < maxiter and not stop do
-    local detb = math.abs(M.det(X))
-    for j = 1, n do knv0(ker, X, j) end
-    local det = math.max(SQRT_EPS, math.abs(M.det(X)))
-    cur_rtol = math.abs((det - detb) / det)
-    if cur_rtol < rtol and det > SQRT_EPS then stop = true end
-    nb_try = nb_try + 1
-  end
-  return stop, cur_rtol, nb_try
+  return iterate(X, maxiter, rtol, function() for j = 1, n do knv0(ker, X, j) end end)
 end
 
 -- solve a complex square system (Gaussian elimination, partial pivoting)
