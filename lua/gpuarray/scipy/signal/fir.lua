@@ -126,24 +126,26 @@ The distinct roots of p (those within tol merged by rtype) and their multiplicit
     return out_list(u), #m > 0 and ga.array(m, "int64") or ga.empty(0, "int64")
   end)
 
+  -- residue / residuez: the host's partial fractions, uploaded
+  local function partial_fractions(n, fn, b, a, tol, rtype)
+    local fname = name(n)
+    local r, p, k = S.host(fname, fn, vec(b, fname, "b"), vec(a, fname, "a"), tol, rtype)
+    local complex = cx.any_cx(p)
+    return out_list(r, complex), out_list(p, complex), out_list(k)
+  end
+
   api.def(signal, ([[
 scipy.signal.residue(b: array_like, a: array_like, tol: number = 0.001, rtype: %s = "avg") -> ndarray, ndarray, ndarray
 The partial fractions of b(s)/a(s): residues r, poles p, direct terms k.
 ]]):format(RTYPE), function(b, a, tol, rtype)
-    local fname = name("residue")
-    local r, p, k = S.host(fname, RZ.residue, vec(b, fname, "b"), vec(a, fname, "a"), tol, rtype)
-    local complex = cx.any_cx(p)
-    return out_list(r, complex), out_list(p, complex), out_list(k)
+    return partial_fractions("residue", RZ.residue, b, a, tol, rtype)
   end)
 
   api.def(signal, ([[
 scipy.signal.residuez(b: array_like, a: array_like, tol: number = 0.001, rtype: %s = "avg") -> ndarray, ndarray, ndarray
 The partial fractions of b(z)/a(z) in powers of z^-1: residues r, poles p, direct terms k.
 ]]):format(RTYPE), function(b, a, tol, rtype)
-    local fname = name("residuez")
-    local r, p, k = S.host(fname, RZ.residuez, vec(b, fname, "b"), vec(a, fname, "a"), tol, rtype)
-    local complex = cx.any_cx(p)
-    return out_list(r, complex), out_list(p, complex), out_list(k)
+    return partial_fractions("residuez", RZ.residuez, b, a, tol, rtype)
   end)
 
   api.def(signal, ([[
