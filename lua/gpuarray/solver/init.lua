@@ -62,9 +62,9 @@ return function(ga)
     return r
   end
   --- a fresh C-order copy in dtype dt (the solver overwrites it)
-  local function cmem(x, dt) return x:astype(dt) end
+  local function cmem(x, dt) return x:astype(dt, "C") end
   --- a fresh column-major copy: the C-order copy of the swapped view
-  local function fmem(x, dt) return x:swapaxes(-1, -2):astype(dt) end
+  local function fmem(x, dt) return x:swapaxes(-1, -2):astype(dt, "C") end
   --- column-major matrices stored C-contiguous, seen as row-major ones
   local function from_cm(y) return y:swapaxes(-1, -2) end
   local function is_complex(dt) return dt == "complex64" or dt == "complex128" end
