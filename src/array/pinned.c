@@ -514,7 +514,8 @@ static int l_index(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
     pinned *h = topinned(L, 1);
-    if (h && push_field(L, h, lua_tostring(L, 2))) return 1;
+    const char *key = ga_fieldkey(L, 2);
+    if (h && key && push_field(L, h, key)) return 1;
     return ga_error(L, "pinned array has no field or method '%s'", lua_tostring(L, 2));
   }
   pinned *h = checkpinned(L, 1, "index");

@@ -83,7 +83,7 @@ static int l_hash(lua_State *L) {
 ** string ks is <dir>/<_hash(ks)>.bin.
 ** _disk_cache_write(dir, ks, image[, {lowered names}]) -> boolean */
 static int l_disk_write(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1);
+  const char *dir = ga_checkstring(L, 1, "_disk_cache_write", "the directory");
   ga_key k;
   str_key(L, 2, &k);
   ga_image img;
@@ -114,7 +114,7 @@ static int l_disk_write(lua_State *L) {
 
 /* _disk_cache_read(dir, ks) -> image, {lowered names} | nil */
 static int l_disk_read(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1);
+  const char *dir = ga_checkstring(L, 1, "_disk_cache_read", "the directory");
   ga_key k;
   str_key(L, 2, &k);
   ga_image img;
