@@ -134,6 +134,27 @@ static int l_disk_read(lua_State *L) {
   return 2;
 }
 
+/* _name_expr_check(s) -> true | false, why (core/srccheck.c's rule) */
+static int l_name_expr_check(lua_State *L) {
+  char why[160];
+  int ok = ga_name_expr_check(ga_checkstring(L, 1, "_name_expr_check", "the name expression"), why, sizeof why);
+  lua_pushboolean(L, ok);
+  if (ok) return 1;
+  lua_pushstring(L, why);
+  return 2;
+}
+
+/* _compile_isolated(src[, nnames]) -> why the compile would run in a
+** child process, or nil */
+static int l_compile_isolated(lua_State *L) {
+  size_t len;
+  const char *src = ga_checklstring(L, 1, &len, "_compile_isolated", "the source");
+  char why[160];
+  if (ga_compile_isolated(src, len, (int)luaL_optinteger(L, 2, 0), why, sizeof why)) lua_pushstring(L, why);
+  else lua_pushnil(L);
+  return 1;
+}
+
 /* core._launch_empty(): one bare cuLaunchKernel of an empty kernel on the
 ** current stream, the floor under every overhead key of make bench */
 static void write_empty(const ga_tkreq *req, ga_buf *b) {
@@ -160,6 +181,8 @@ static const luaL_Reg compile_funcs[] = {
   {"_hash", l_hash},
   {"_disk_cache_write", l_disk_write},
   {"_disk_cache_read", l_disk_read},
+  {"_name_expr_check", l_name_expr_check},
+  {"_compile_isolated", l_compile_isolated},
   {NULL, NULL}
 };
 

@@ -1,0 +1,200 @@
+-- What probing by hand found (issue 24), each as it reproduced: crashes of
+-- the process, kernels compiled from other code than the user wrote, and
+-- errors without the prefix. Each case failed (or killed busted) before its
+-- fix. The GPU cases (linalg's singular matrices) are gpu_it.
+local helper = require "helper"
+local ga = helper.ga
+local core = ga._core
+local gaerror = helper.assert_gaerror
+
+local function tmpfile(bytes)
+  local path = os.tmpname()
+  local f = assert(io.open(path, "wb"))
+  f:write(bytes)
+  f:close()
+  return path
+end
+
+-- A .npy v1 file with this header dict and the data bytes
+local function npy(dict, data)
+  local total = 10 + #dict + 1
+  local pad = (64 - total % 64) % 64
+  return "\x93NUMPY\1\0" .. string.pack("<I2", #dict + pad + 1) .. dict .. (" "):rep(pad) .. "\n" .. (data or "")
+end
+
+describe("issue 24: NVRTC cannot take the process down", function()
+  it("a name expression NVRTC lowers to no name is an error (was strlen(NULL))", function()
+    gaerror(function()
+      return ga.RawModule('extern "C" __global__ void k(){} // \255', { name_expressions = { "k" } })
+    end, "RawModule: name expression 'k': NVRTC lowered it to no name")
+  end)
+
+  it("malformed name expressions are refused before NVRTC sees them", function()
+    local src = "template <typename T, int N> __global__ void scale(T *x) { x[0] *= N; }"
+    for expr, why in pairs({
+      ["scale<float, (4>"] = "'(' is never closed",
+      ["scale<float, 4"] = "'<' is never closed",
+      ["scale<float, 4>>"] = "'>' closes nothing",
+      ["scale<float, 4)>"] = "')' closes another bracket",
+      ["scale<float, [4)>"] = "')' closes another bracket",
+      ["scale<float; 4>"] = "';' cannot be part of a name",
+      ["scale<\"x\", 4>"] = "'\"' cannot be part of a name",
+      ["scale<float,\n4>"] = "byte 0x0a cannot be part of a name",
+      ["scal\195\169<float, 4>"] = "byte 0xc3 cannot be part of a name",
+      ["<float>"] = "it does not start with a name",
+      [""] = "it is empty",
+      [("k<" .. ("(1)+"):rep(300) .. "1>")] = "it is longer than 1024 bytes",
+    }) do
+      gaerror(function() return ga.RawModule(src, { name_expressions = { expr } }) end,
+        "is not a name: " .. why)
+      local ok, got = core._name_expr_check(expr)
+      assert.is_false(ok, expr)
+      assert.truthy(got:find(why, 1, true), expr .. ": " .. tostring(got))
+    end
+    for _, expr in ipairs({ "scale<float, 4>", "&scale<double, (4 > 2) + 1>", "::ns::k<int, sizeof(int[2])>",
+                            "k", "k<>", "k<float, -1>" }) do
+      assert.is_true(core._name_expr_check(expr), expr)
+    end
+  end)
+
+  it("a source that crashes NVRTC is compiled in a child: the crash is an error", function()
+    -- NVRTC 13 dies of SIGSEGV on this pair in the compiling process
+    gaerror(function()
+      return ga.RawModule("template <typename T, int N> __global__ void scale(T__align__(",
+        { name_expressions = { "scale<float, 4>" } })
+    end, "RawModule: ")
+    -- and the process goes on compiling
+    local m = ga.RawModule("template <typename T> __global__ void twice(T *x) { x[0] *= 2; }",
+      { name_expressions = { "twice<float>", "twice<double>" } })
+    assert.same({ "twice<float>", "twice<double>" }, m.name_expressions)
+    assert.equal("twice<double>", m:get_function("twice<double>").name)
+  end)
+
+  it("compile errors from a child process carry NVRTC's log and the source line", function()
+    local ok, err = pcall(ga.RawModule, "template <typename T> __global__ void k(T *x) { x[0] = undefined_name; }",
+      { name_expressions = { "k<float>" } })
+    assert.is_false(ok)
+    assert.truthy(err:find("^gpuarray: RawModule: compile error"), err)
+    assert.truthy(err:find("line 1: template", 1, true), err)
+    assert.truthy(err:find("undefined_name", 1, true), err)
+  end)
+
+  it("which compiles run in a child: suspicious sources and name expressions", function()
+    local clean = "extern \"C\" __global__ void k(float *x) { x[0] = 1.0f; /* ( */ const char *s = \")\"; }"
+    assert.is_nil(core._compile_isolated(clean))
+    assert.is_nil(core._compile_isolated("#define OPEN (\n__global__ void k() {}"))   -- directives aside
+    assert.is_nil(core._compile_isolated("auto s = R\"x(\n)\" )x\";\nint n = 1'000;"))
+    assert.is_nil(core._compile_isolated("// caf\195\169\n__global__ void k() {}"))   -- valid UTF-8
+    assert.equal("name expressions", core._compile_isolated(clean, 1))
+    for src, why in pairs({
+      ["__global__ void k() {} // \255"] = "invalid UTF-8 at offset 26",
+      ["__global__ void k() {} // \192\128"] = "invalid UTF-8",                  -- overlong
+      ["__global__ void k() {} // \237\160\128"] = "invalid UTF-8",              -- a surrogate
+      ["__global__ void k() {\1}"] = "control byte 0x01",
+      ["__global__ void k(T__align__("] = "'(' is never closed",
+      ["__global__ void k() { x[1) }"] = "')' on line 1 closes another bracket",
+      ["__global__ void k() {}\n}"] = "'}' on line 2 closes nothing",
+      ["/* open\n\n__global__ void k() {}"] = "a comment opened on line 1 is never closed",
+      ["const char *s = \"abc;\nint x;"] = "a string literal on line 1 is never closed",
+      ["#define S R\"x(abc\n__global__ void k() {}"] = "a raw string opened on line 1 is never closed",
+    }) do
+      local got = core._compile_isolated(src)
+      assert.truthy(got and got:find(why, 1, true), ("%q: %s"):format(src, tostring(got)))
+    end
+  end)
+end)
+
+describe("issue 24: a NUL byte never cuts code, names or paths", function()
+  it("ElementwiseKernel: operation, name, parameter lists, options", function()
+    gaerror(function() return ga.ElementwiseKernel("T x", "T y", "y = x;\0 y = 2*x;", "k") end,
+      "ElementwiseKernel: operation contains a NUL byte")
+    gaerror(function() return ga.ElementwiseKernel("T x", "T y", "y = x;", "k\0evil") end,
+      "ElementwiseKernel: name contains a NUL byte")
+    gaerror(function() return ga.ElementwiseKernel("T x\0", "T y", "y = x;") end,
+      "ElementwiseKernel: in_params contains a NUL byte")
+    gaerror(function() return ga.ElementwiseKernel("T x", "T y", "y = x;", "k", { preamble = "#define A\0" }) end,
+      "ElementwiseKernel: preamble contains a NUL byte")
+    gaerror(function() return ga.ElementwiseKernel("T x", "T y", "y = x;", "k", { options = { "-DA=1\0" } }) end,
+      "ElementwiseKernel: an NVRTC option contains a NUL byte")
+    assert.equal("k", ga.ElementwiseKernel("T x", "T y", "y = x;", "k").name)
+  end)
+
+  it("ReductionKernel: every expression, the name, the options", function()
+    local args = { "T x", "T y", "x", "a + b", "y = a", "0", "r" }
+    for i, what in ipairs({ "in_params", "out_params", "map_expr", "reduce_expr", "post_map_expr", "identity", "name" }) do
+      local a = { table.unpack(args) }
+      a[i] = a[i] .. "\0junk"
+      gaerror(function() return ga.ReductionKernel(table.unpack(a)) end, what .. " contains a NUL byte")
+    end
+    gaerror(function() return ga.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "r", { preamble = "\0" }) end,
+      "r: preamble contains a NUL byte")
+    gaerror(function() return ga.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "r", { options = "-O3\0" }) end,
+      "r: an NVRTC option contains a NUL byte")
+  end)
+
+  it("RawKernel and RawModule: source, name, options, name expressions, get_function", function()
+    local src = 'extern "C" __global__ void k(float *x) { x[0] = 1.0f; }'
+    gaerror(function() return ga.RawKernel(src .. "\0garbage", "k") end, "RawKernel: the source contains a NUL byte")
+    gaerror(function() return ga.RawKernel(src, "k\0x") end, "RawKernel: the kernel name contains a NUL byte")
+    gaerror(function() return ga.RawKernel(src, "k", { options = { "-DX=1\0junk" } }) end,
+      "RawKernel: options item 1 contains a NUL byte")
+    gaerror(function() return ga.RawModule(src, { options = "-DX\0" }) end, "RawModule: options contains a NUL byte")
+    gaerror(function() return ga.RawModule(src, { name_expressions = { "k", "k\0x" } }) end,
+      "RawModule: name_expressions item 2 contains a NUL byte")
+    local m = ga.RawModule("template <typename T> __global__ void k(T *x) { x[0] = 1; }",
+      { name_expressions = { "k<int>" } })
+    gaerror(function() return m:get_function("k<int>\0x") end, "get_function: the kernel name contains a NUL byte")
+  end)
+
+  it("dtype names, field names, save and load paths", function()
+    gaerror(function() return ga.dtype("float32\0junk") end, "dtype: the dtype name contains a NUL byte")
+    gaerror(function() return ga.empty(0, "int32\0") end, "empty: the dtype name contains a NUL byte")
+    gaerror(function() return ga.empty(0):astype({ name = "int8\0" }) end, "the dtype name contains a NUL byte")
+    local x = ga.empty({ 0, 2 }, "float32")
+    gaerror(function() return x["shape\0junk"] end, "ndarray has no field or method")
+    assert.is_nil(ga.float32["name\0"])
+    local path = os.tmpname()
+    os.remove(path)
+    gaerror(function() return ga.save(path .. "\0junk", x) end, "save: path contains a NUL byte")
+    assert.is_nil(io.open(path, "rb"))   -- nothing was written under the cut name
+    gaerror(function() return ga.load(path .. "\0junk") end, "load: path contains a NUL byte")
+  end)
+end)
+
+describe("issue 24: .npy headers are read as NumPy reads them", function()
+  local function load_dict(dict, data)
+    local path = tmpfile(npy(dict, data))
+    local ok, x = pcall(ga.load, path)
+    os.remove(path)
+    return ok, x
+  end
+
+  it("a repeated key keeps its last value (a Python dict)", function()
+    local ok, x = load_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (5,), 'shape': (0, 3), }")
+    assert.is_true(ok, x)
+    assert.same({ 0, 3 }, x.shape)
+    ok, x = load_dict("{'descr': '<f8', 'descr': '<i2', 'fortran_order': True, 'shape': (0,), }")
+    assert.is_true(ok, x)
+    assert.equal("int16", x.dtype)
+  end)
+
+  it("keys NumPy does not know, unquoted strings and quoted booleans are refused", function()
+    for dict, why in pairs({
+      ["{'descr': '<f8', 'fortran_order': False, 'shape': (0,), 'extra': 1}"] = "unknown key 'extra'",
+      ["{'descr': <f8, 'fortran_order': False, 'shape': (0,)}"] = "the value of 'descr'",
+      ["{'descr': '<f8', 'fortran_order': 'False', 'shape': (0,)}"] = "fortran_order must be True or False",
+      ["{'descr': '<f8', 'fortran_order': False, 'shape': '(0,)'}"] = "shape must be a tuple",
+      ["{'descr': '<f8', 'fortran_order': False, 'shape': (0,)} junk"] = "text after the dict",
+      ["{'descr': '<f8', 'fortran_order': False}"] = "it needs descr, fortran_order and shape",
+      ["{'descr': '<f8' 'fortran_order': False, 'shape': (0,)}"] = "no ',' or '}' after 'descr'",
+      ["{'descr: '<f8', 'fortran_order': False, 'shape': (0,)}"] = "",
+    }) do
+      local ok, err = load_dict(dict)
+      assert.is_false(ok, dict)
+      assert.truthy(err:find("^gpuarray: load: ") and err:find(why, 1, true), dict .. " -> " .. err)
+    end
+    local ok, x = load_dict('{"descr": "|b1", "fortran_order": False, "shape": (2, 0)}')
+    assert.is_true(ok, x)
+    assert.same({ 2, 0 }, x.shape)
+  end)
+end)
