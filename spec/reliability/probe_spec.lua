@@ -198,3 +198,87 @@ describe("issue 24: .npy headers are read as NumPy reads them", function()
     assert.same({ 2, 0 }, x.shape)
   end)
 end)
+
+describe("issue 24: ga.jit translates the function it is given, or raises", function()
+  -- the statement (x[0] = ...) the kernel's source holds
+  local function body(fn)
+    local src = ga.jit.rawkernel(fn):source("float32[]")
+    return src:match("\n%s*x%[0%] = ([^;]*);")
+  end
+  -- fns of a chunk, loaded from a string and from a file (the jit reads
+  -- the file when it translates: removed after the tests)
+  local files = {}
+  teardown(function()
+    for _, path in ipairs(files) do os.remove(path) end
+  end)
+  local function both(text)
+    local from_string = { assert(load(text, text))() }
+    local path = os.tmpname()
+    local f = assert(io.open(path, "wb"))
+    f:write(text)
+    f:close()
+    local from_file = { assert(loadfile(path))() }
+    files[#files + 1] = path
+    return from_string, from_file
+  end
+
+  it("two functions on one line", function()
+    for _, fns in ipairs({ both("local double, triple = function(x) x[0] = x[0] * 2 end, " ..
+                                "function(x) x[0] = x[0] * 3 end\nreturn double, triple") }) do
+      assert.equal("(x[0] * 3.0f)", body(fns[2]))
+      assert.equal("(x[0] * 2.0f)", body(fns[1]))
+    end
+  end)
+
+  it("a function on a line that begins inside a long string or comment", function()
+    local texts = {
+      "local s = [[\nlocal bad = function(x) x[0] = 7 end ]] local good = function(x) x[0] = 5 end\nreturn good",
+      "--[==[\nlocal bad = function(x) x[0] = 7 end ]==] local good = function(x) x[0] = 5 end\nreturn good",
+      "local s = 'a\\\nlocal bad = function(x) x[0] = 7 end' local good = function(x) x[0] = 5 end\nreturn good",
+    }
+    for _, text in ipairs(texts) do
+      for _, fns in ipairs({ both(text) }) do assert.equal("5.0f", body(fns[1]), text) end
+    end
+  end)
+
+  it("functions told apart by their parameters, '...', and their code", function()
+    local a, b = both("local up = 3\nlocal f, g, h = function(x) x[0] = up end, function(x, n) x[0] = n end, " ..
+                      "function(x) x[0] = up + 1 end\nreturn f, g, h")
+    for _, fns in ipairs({ a, b }) do
+      assert.equal("3.0f", body(fns[1]))
+      assert.equal("4.0f", body(fns[3]))
+      assert.truthy(ga.jit.rawkernel(fns[2]):source("float32[]", "float32"):find("x[0] = n;", 1, true))
+    end
+    -- the same code twice: either one is the function
+    local same = both("local p, q = function(x) x[0] = 1 end, function(x) x[0] = 1 end\nreturn p, q")
+    assert.equal("1.0f", body(same[2]))
+  end)
+
+  it("raises where the code cannot tell functions of one line apart", function()
+    -- a <const> local is folded into each function's code, where a copy
+    -- compiled alone reads a global: neither copy matches
+    local fns = both("local K <const> = 4\nlocal a, b = function(x) x[0] = K end, function(x) x[0] = K + 1 end\n" ..
+                     "return a, b")
+    gaerror(function() return ga.jit.rawkernel(fns[2]) end,
+      "jit: line 2: 2 functions on this line take (x) and end on line 2, and their code cannot tell which one this is")
+  end)
+
+  it("elementwisekernel reads the same function", function()
+    local fns = both("local a, b = function(x) return x * 2 end, function(x) return x * 3 end\nreturn a, b")
+    local _, d = ga.jit.elementwisekernel(fns[2]):source("float32")
+    assert.truthy(d.preamble:find("(x * 3.0f)", 1, true), d.preamble)
+    assert.falsy(d.preamble:find("(x * 2.0f)", 1, true), d.preamble)
+  end)
+
+  it("files with a #! line and methods", function()
+    local path = os.tmpname()
+    local f = assert(io.open(path, "wb"))
+    f:write("#!/usr/bin/env lua5.4\nlocal t = {}\nfunction t:k(x) x[0] = 9 end local z = function(x) x[0] = 8 end\n" ..
+            "return t, z")
+    f:close()
+    local t, z = assert(loadfile(path))()
+    files[#files + 1] = path
+    assert.equal("8.0f", body(z))
+    assert.equal("9.0f", body(t.k))
+  end)
+end)
