@@ -91,9 +91,11 @@ return function(ga)
     local prefix = "array("
     local suffix = IMPLICIT[x.dtype] and ")" or (", dtype=" .. x.dtype .. ")")
     if x.size == 0 then
-      -- as NumPy: no nested lists (an empty array may have 2^62 rows of nothing)
-      if ndim ~= 1 or not IMPLICIT[x.dtype] then suffix = ", shape={" .. table.concat(shape, ",") .. "}" .. suffix end
-      return prefix .. "[]" .. suffix
+      -- as NumPy: no nested lists (an empty array may have 2^62 rows of
+      -- nothing), the shape unless it is {0}, and always the dtype (no
+      -- value shows it)
+      local shape_part = ndim == 1 and "" or ", shape={" .. table.concat(shape, ",") .. "}"
+      return prefix .. "[]" .. shape_part .. ", dtype=" .. x.dtype .. ")"
     end
     local values = fetch(ga, x, summarise)
     if ndim == 0 then return prefix .. fmt_value(values, kind) .. suffix end

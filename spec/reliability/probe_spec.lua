@@ -282,3 +282,70 @@ describe("issue 24: ga.jit translates the function it is given, or raises", func
     assert.equal("9.0f", body(t.k))
   end)
 end)
+
+describe("issue 24: small inputs cannot exhaust memory", function()
+  it("a pinned array's totable bounds the tables of an empty array, as the ndarray's does", function()
+    local h = core._pinned_test_empty({ 1 << 30, 0 })
+    gaerror(function() return h:totable() end, "totable: an empty array of shape {1073741824,0} would need more than")
+    gaerror(function() return ga.empty({ 1 << 30, 0 }):totable() end, "totable: an empty array of shape")
+    assert.same({ {}, {} }, core._pinned_test_empty({ 2, 0 }):totable())
+    local v = core._pinned_test_empty({ 2, 3 }, "int32")
+    v:set({ { 1, 2, 3 }, { 4, 5, 6 } })
+    assert.same({ { 1, 2, 3 }, { 4, 5, 6 } }, v:totable())
+  end)
+
+  it("array_split returns at most 2^20 views", function()
+    local t0 = os.clock()
+    gaerror(function() return ga.array_split(ga.empty({ 0 }), 16777216) end,
+      "array_split: 16777216 sections are more than the 1048576 views a split returns")
+    gaerror(function() return ga.split(ga.empty({ 0 }), (1 << 20) + 1) end, "views a split returns")
+    assert.is_true(os.clock() - t0 < 1, "the refusals take no time")
+    local parts = ga.array_split(ga.empty({ 3, 0 }), 5)
+    assert.equal(5, #parts)
+    assert.same({ 1, 0 }, parts[3].shape)
+    assert.same({ 0, 0 }, parts[5].shape)
+  end)
+end)
+
+describe("issue 24: every error says gpuarray, every repr says its dtype", function()
+  it("the comparison and in-place methods name themselves", function()
+    local x = ga.empty({ 0 })
+    for _, m in ipairs({ "add_", "sub_", "mul_", "div_", "pow_", "eq", "ne", "lt", "le", "gt", "ge" }) do
+      gaerror(function() return x[m](x) end, m .. ": the second operand is missing")
+      gaerror(function() return x[m](5, x) end, m .. ": expected an ndarray (x:" .. m .. "(y)), got number")
+    end
+    assert.same({ 0 }, x:add_(1).shape)
+    assert.equal("bool", x:lt(x).dtype)
+  end)
+
+  it("a RawKernel of more than 128 parameters raises where it is made", function()
+    local function src(n)
+      local ps = {}
+      for i = 1, n do ps[i] = "float *p" .. i end
+      return 'extern "C" __global__ void k(' .. table.concat(ps, ", ") .. ") {}"
+    end
+    gaerror(function() return ga.RawKernel(src(129), "k") end,
+      "RawKernel: kernel 'k' declares more than 128 parameters, the most a launch passes")
+    gaerror(function() return ga.RawModule(src(200)):get_function("k") end,
+      "get_function: kernel 'k' declares more than 128 parameters")
+    local k = ga.RawKernel(src(128), "k")
+    assert.equal(128, #k.params)
+    assert.equal("p128", k.params[128].name)
+  end)
+
+  it("tostring of an empty array always names its dtype (NumPy's repr)", function()
+    for _, dt in ipairs({ "bool", "float64", "int64", "float32", "complex64" }) do
+      assert.equal("array([], dtype=" .. dt .. ")", tostring(ga.empty({ 0 }, dt)))
+      assert.equal("array([], shape={2,0}, dtype=" .. dt .. ")", tostring(ga.empty({ 2, 0 }, dt)))
+    end
+  end)
+
+  it("a pinned array set from an empty one copies nothing from nowhere (UBSan: memmove(NULL, NULL, 0))", function()
+    local a, b = core._pinned_test_empty({ 0 }), core._pinned_test_empty({ 0 })
+    a:set(b)
+    assert.equal(0, #a:totable())
+    local c, d = core._pinned_test_empty({ 2, 0 }, "int8"), core._pinned_test_empty({ 2, 0 }, "float32")
+    c:set(d)
+    assert.same({ {}, {} }, c:totable())
+  end)
+end)

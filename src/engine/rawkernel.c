@@ -216,7 +216,11 @@ static rawkernel *push_kernel(lua_State *L, int mod_idx, int name_idx, const cha
   const char *name = ga_checkstring(L, name_idx, fname, "the kernel name");
   ga_sigkernel *sig = (ga_sigkernel *)lua_newuserdatauv(L, sizeof *sig, 0);   /* scratch */
   ga_raw_check_name(L, m->src, m->srclen, name, sig, fname);
-  int found = ga_sig_find(m->src, m->srclen, name, sig) && sig->nparams >= 0;
+  int found = ga_sig_find(m->src, m->srclen, name, sig);
+  /* a launch passes at most MAXARGS arguments: such a kernel could never
+  ** run (and its parameters were not all read) */
+  if (found && sig->nparams < 0)
+    ga_error(L, "%s: kernel '%s' declares more than %d parameters, the most a launch passes", fname, name, MAXARGS);
   int n = found ? sig->nparams : 0;
   rawkernel *k = (rawkernel *)lua_newuserdatauv(L, sizeof *k + (size_t)n * sizeof(rkparam), 2);
   memset(k, 0, sizeof *k);
