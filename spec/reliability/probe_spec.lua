@@ -121,15 +121,15 @@ describe("issue 24: a NUL byte never cuts code, names or paths", function()
 
   it("ReductionKernel: every expression, the name, the options", function()
     local args = { "T x", "T y", "x", "a + b", "y = a", "0", "r" }
-    for i, what in ipairs({ "in_params", "out_params", "map_expr", "reduce_expr", "post_map_expr", "identity", "name" }) do
+    local whats = { "in_params", "out_params", "map_expr", "reduce_expr", "post_map_expr", "identity", "name" }
+    for i, what in ipairs(whats) do
       local a = { table.unpack(args) }
       a[i] = a[i] .. "\0junk"
       gaerror(function() return ga.ReductionKernel(table.unpack(a)) end, what .. " contains a NUL byte")
     end
-    gaerror(function() return ga.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "r", { preamble = "\0" }) end,
-      "r: preamble contains a NUL byte")
-    gaerror(function() return ga.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "r", { options = "-O3\0" }) end,
-      "r: an NVRTC option contains a NUL byte")
+    local function red(opts) return ga.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "r", opts) end
+    gaerror(function() return red({ preamble = "\0" }) end, "r: preamble contains a NUL byte")
+    gaerror(function() return red({ options = "-O3\0" }) end, "r: an NVRTC option contains a NUL byte")
   end)
 
   it("RawKernel and RawModule: source, name, options, name expressions, get_function", function()

@@ -60,14 +60,14 @@ local function code_of(dump)
   local isize, nsize, insize = dump:byte(14), dump:byte(15), dump:byte(13)
   local pos = 16 + isize + nsize + 1     -- past the header and the closure's upvalue count
   local start = pos
-  local function size()
-    local v, b = 0, nil
-    repeat
-      b = dump:byte(pos) or 0x80
+  local function size()   -- Lua's dumpSize: 7 bits a byte, the last one marked
+    local v = 0
+    while true do
+      local b = dump:byte(pos) or 0x80
       pos = pos + 1
       v = v * 128 + (b & 0x7f)
-    until b >= 0x80
-    return v
+      if b >= 0x80 then return v end
+    end
   end
   local function skip_string()
     local n = size()
