@@ -1,7 +1,8 @@
 --- The ElementwiseKernel / ReductionKernel parameter parser: mutated
 -- parameter lists through core._parse_params and the kernel constructors
 -- (which parse and check without compiling), and ReductionKernel's
--- generated source (k:_source) for the dtypes it binds.
+-- generated source (k:_source) for the dtypes it binds. A kernel made from
+-- a string holding a NUL byte (the mutations insert them) is a finding.
 return {
   name = "params",
   setup = function(F) return { corpus = F.corpus("params") } end,
@@ -16,8 +17,17 @@ return {
   end,
   run = function(t, F)
     if t.op == "parse" then return F.core._parse_params(t.s) end
-    if t.op == "ek" then return F.ga.ElementwiseKernel(table.unpack(t.a, 1, t.a.n)) end
+    -- a NUL byte in a string that becomes C code, a name or an option
+    -- would cut it short (issue 24): a kernel made from one is a finding
+    local nul = false
+    for i = 1, t.a.n do nul = nul or F.has_nul(t.a[i]) or (type(t.a[i]) == "table" and F.has_nul(t.a[i].options)) end
+    if t.op == "ek" then
+      local k = F.ga.ElementwiseKernel(table.unpack(t.a, 1, t.a.n))
+      if nul then error("fuzz: ElementwiseKernel took a NUL byte", 0) end
+      return k
+    end
     local k = F.ga.ReductionKernel(table.unpack(t.a, 1, t.a.n))
+    if nul then error("fuzz: ReductionKernel took a NUL byte", 0) end
     return k:_source(t.dts, t.v)
   end,
 }

@@ -407,8 +407,12 @@ function M.parse_function_at(toks, i, fail)
     if p:accept(":") then name = name .. ":" .. p:name() end
   end
   local f = p:funcbody(tok.line, name)
-  -- the name of `local function saxpy` sits before the keyword
-  if not f.name and i > 2 and toks[i - 1].t == "=" and toks[i - 2].t == "name" then f.name = toks[i - 2].v end
+  -- the name of `local saxpy = function` sits before the keyword (not in
+  -- `local a, b = function ..., function ...`: the last name is not the first function's)
+  if not f.name and i > 2 and toks[i - 1].t == "=" and toks[i - 2].t == "name" and
+     (i == 3 or toks[i - 3].t ~= ",") then
+    f.name = toks[i - 2].v
+  end
   return f
 end
 
