@@ -257,6 +257,12 @@ host-soak-tsan: tsan-build
 	  grep -E 'WARNING: ThreadSanitizer|^FAILED|SUMMARY' $(TSAN_BUILD)/host_soak.log | head -n 20; \
 	  echo "host-soak-tsan: $$(tail -n 2 $(TSAN_BUILD)/host_soak.log | tr '\n' ' ')(status $$s)"; exit $$s
 
-soak: deps-build $(SO)
+$(BUILD)/soak/host_soak: examples/host/soak.c examples/host/host_util.h include/gpuarray.h $(SO)
+	@mkdir -p $(dir $@)
+	@$(HOST_SOAK_BUILD) $(CURDIR)/$(SO)
+
+# SOAK_LIMIT: the pool's limit in bytes (default 256 MiB); SEED replays the programs
+soak: deps-build $(SO) $(BUILD)/soak/host_soak
 	@LUA_PATH="lua/?.lua;lua/?/init.lua;tools/?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" \
-	  $(LUA) tools/soak/run.lua --seconds $(SOAK_SECONDS) --threads $(SOAK_THREADS) $(if $(SEED),--seed $(SEED))
+	  $(LUA) tools/soak/run.lua --host $(BUILD)/soak/host_soak --out $(BUILD)/soak --seconds $(SOAK_SECONDS) \
+	  --threads $(SOAK_THREADS) --python $(PYTHON) $(if $(SEED),--seed $(SEED)) $(if $(SOAK_LIMIT),--limit $(SOAK_LIMIT))
