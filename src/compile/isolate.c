@@ -29,7 +29,9 @@
 ** leak report of the parent's memory). A child stuck past CHILD_SECONDS is
 ** killed by its own alarm, and the parent raises.
 */
+#define _GNU_SOURCE   /* pipe2 */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -191,20 +193,25 @@ static int parse(const char *m, size_t n, ga_image *out, ga_buf *err, int *ok) {
 
 int ga_nvrtc_child(const char *src, size_t srclen, int nall, const char *const *all, int ptx, int nnames,
                    const char *const *name_exprs, ga_image *out, ga_buf *err) {
+  /* The pipe is made, and its write end closed here, under the lock: a
+  ** child forked by another thread never holds it (the read would wait for
+  ** that child too), and a process the host execs never does (O_CLOEXEC) */
   int fd[2];
-  if (pipe(fd) != 0) {
-    ga_buf_addf(err, "cannot compile in a child process: pipe: %s", strerror(errno));
+  pthread_rwlock_wrlock(&fork_lock);
+  if (pipe2(fd, O_CLOEXEC) != 0) {
+    int e = errno;
+    pthread_rwlock_unlock(&fork_lock);
+    ga_buf_addf(err, "cannot compile in a child process: pipe: %s", strerror(e));
     return 0;
   }
-  pthread_rwlock_wrlock(&fork_lock);
   pid_t pid = fork();
   if (pid == 0) {
     close(fd[0]);
     child(fd[1], src, srclen, nall, all, ptx, nnames, name_exprs);
   }
   int fork_errno = errno;
-  pthread_rwlock_unlock(&fork_lock);
   close(fd[1]);
+  pthread_rwlock_unlock(&fork_lock);
   if (pid < 0) {
     close(fd[0]);
     ga_buf_addf(err, "cannot compile in a child process: fork: %s", strerror(fork_errno));
