@@ -58,11 +58,13 @@ describe("issue 24: NVRTC cannot take the process down", function()
   end)
 
   it("a source that crashes NVRTC is compiled in a child: the crash is an error", function()
-    -- NVRTC 13 dies of SIGSEGV on this pair in the compiling process
-    gaerror(function()
-      return ga.RawModule("template <typename T, int N> __global__ void scale(T__align__(",
-        { name_expressions = { "scale<float, 4>" } })
-    end, "RawModule: ")
+    -- NVRTC 13 dies of SIGSEGV on this pair in the compiling process (a
+    -- later NVRTC may answer with a compile error instead: also fine)
+    local ok, err = pcall(ga.RawModule, "template <typename T, int N> __global__ void scale(T__align__(",
+      { name_expressions = { "scale<float, 4>" } })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("^gpuarray: RawModule: NVRTC crashed compiling this source %(in a child process")
+      or tostring(err):find("^gpuarray: RawModule: compile error"), tostring(err))
     -- and the process goes on compiling
     local m = ga.RawModule("template <typename T> __global__ void twice(T *x) { x[0] *= 2; }",
       { name_expressions = { "twice<float>", "twice<double>" } })
