@@ -203,13 +203,14 @@ clean-san:
 
 # ---------------------------------------------------------------------------
 # Soaks (issue 24).
-#   make host-soak-asan   examples/host/soak.c: 8 threads opening and closing
-#   make host-soak-tsan   lua_States that compile (NVRTC, in forked children
-#                         too), fuse, jit, save/load .npy and collect, for
-#                         HOST_SOAK_SECONDS, against the module built with
-#                         ASan + UBSan (leaks checked) / with TSan
-#                         (tools/san/tsan.supp says what is suppressed and
-#                         why); CPU paths only: CI runs both
+#   make host-soak        examples/host/soak.c: 8 threads opening and closing
+#   make host-soak-asan   lua_States that compile (NVRTC, in forked children
+#   make host-soak-tsan   too: in the plain build), fuse, jit, save/load .npy
+#                         and collect, for HOST_SOAK_SECONDS, against the
+#                         module as built / built with ASan + UBSan (leaks
+#                         checked) / with TSan (tools/san/tsan.supp says what
+#                         is suppressed and why); CPU paths only: CI runs all
+#                         three
 #   make soak             (GPU) SOAK_SECONDS of random programs from the
 #                         differential generator on 8 threads x states, with
 #                         a pool limit and injected faults, every result
@@ -229,7 +230,7 @@ HOST_SOAK_BUILD = $(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra 
   -Iinclude -I$(LUA_INCDIR) -isystem $(CUDA_INCDIR) examples/host/soak.c -o $@ \
   -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) $(LUA_LIBS) -lcudart -lpthread -lm
 
-.PHONY: tsan-build host-soak-asan host-soak-tsan soak
+.PHONY: tsan-build host-soak host-soak-asan host-soak-tsan soak
 
 tsan-build: deps-build
 	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) LDFLAGS="$(TSAN_FLAGS)" \
@@ -241,9 +242,18 @@ $(ASAN_BUILD)/host_soak: examples/host/soak.c examples/host/host_util.h include/
 $(TSAN_BUILD)/host_soak: examples/host/soak.c examples/host/host_util.h include/gpuarray.h $(TSAN_SO)
 	@$(HOST_SOAK_BUILD) $(TSAN_FLAGS) $(CURDIR)/$(TSAN_SO)
 
+# NVRTC in process under the sanitizers: their allocators are not fork-safe
+# in a threaded process, and a compile forked from the soak could hang in
+# the child's malloc (src/compile/isolate.c); make host-soak runs the
+# forked compiles on threads against the plain module (glibc's malloc is)
+host-soak: deps-build $(BUILD)/soak/host_soak
+	@$(BUILD)/soak/host_soak $(HOST_SOAK_SECONDS) 8 >$(BUILD)/soak/host_soak.log 2>&1; s=$$?; \
+	  grep -E '^FAILED' $(BUILD)/soak/host_soak.log | head -n 20; \
+	  echo "host-soak: $$(tail -n 2 $(BUILD)/soak/host_soak.log | tr '\n' ' ')(status $$s)"; exit $$s
+
 host-soak-asan: asan-build
 	@$(MAKE) --no-print-directory $(ASAN_BUILD)/host_soak
-	@ASAN_OPTIONS="detect_leaks=1:exitcode=86:detect_stack_use_after_return=0" \
+	@GPUARRAY_NVRTC_ISOLATE=never ASAN_OPTIONS="detect_leaks=1:exitcode=86:detect_stack_use_after_return=0" \
 	  LSAN_OPTIONS="suppressions=$(CURDIR)/tools/san/lsan.supp:print_suppressions=0:exitcode=86" \
 	  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=86" \
 	  $(ASAN_BUILD)/host_soak $(HOST_SOAK_SECONDS) 8 >$(ASAN_BUILD)/host_soak.log 2>&1; s=$$?; \
@@ -252,7 +262,8 @@ host-soak-asan: asan-build
 
 host-soak-tsan: tsan-build
 	@$(MAKE) --no-print-directory $(TSAN_BUILD)/host_soak
-	@TSAN_OPTIONS="suppressions=$(CURDIR)/tools/san/tsan.supp:halt_on_error=0:exitcode=66:second_deadlock_stack=1" \
+	@GPUARRAY_NVRTC_ISOLATE=never \
+	  TSAN_OPTIONS="suppressions=$(CURDIR)/tools/san/tsan.supp:halt_on_error=0:exitcode=66:second_deadlock_stack=1" \
 	  $(TSAN_BUILD)/host_soak $(HOST_SOAK_SECONDS) 8 >$(TSAN_BUILD)/host_soak.log 2>&1; s=$$?; \
 	  grep -E 'WARNING: ThreadSanitizer|^FAILED|SUMMARY' $(TSAN_BUILD)/host_soak.log | head -n 20; \
 	  echo "host-soak-tsan: $$(tail -n 2 $(TSAN_BUILD)/host_soak.log | tr '\n' ' ')(status $$s)"; exit $$s

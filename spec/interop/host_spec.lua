@@ -41,7 +41,7 @@ describe("examples/host", function()
       assert(ok and out:find("host_soak: ok", 1, true), out)
       local states = tonumber(out:match("(%d+) states"))
       assert(states and states >= 4, out)
-      local counters = { "compiles", "nvrtc_children", "fuse_traces", "jit_translations", "npy_round_trips" }
+      local counters = { "compiles", "raw_modules", "fuse_traces", "jit_translations", "npy_round_trips" }
       for _, counter in ipairs(counters) do
         assert((tonumber(out:match(counter .. " (%d+)")) or 0) > 0, counter .. ": " .. out)
       end

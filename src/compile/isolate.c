@@ -16,7 +16,7 @@
 **                   of issue 24 were)
 **   always          every compile (a service compiling what strangers send)
 **   never           none
-** A fork costs about a millisecond here (docs/reliability.md has the
+** A fork costs one to three milliseconds here (docs/reliability.md has the
 ** numbers), against tens to hundreds of milliseconds for the compile; the
 ** caches mean each program pays it once.
 **
@@ -24,7 +24,12 @@
 ** another thread held stays locked in the child. The child calls nothing
 ** but NVRTC, malloc (glibc makes it fork-safe) and write; NVRTC's own locks
 ** are free because every in-process compile holds fork_lock for reading
-** and the fork takes it for writing. The child never returns into Lua or
+** and the fork takes it for writing, and NVRTC is warmed up in process
+** before the first fork (no dlopen in a child). The sanitizers' allocators
+** (ASan's, TSan's) are not fork-safe this way: built with them, a child
+** forked while other threads allocate can hang in malloc until its alarm
+** (make host-soak-asan and -tsan run with GPUARRAY_NVRTC_ISOLATE=never;
+** make host-soak soaks the forked path against the plain module). The child never returns into Lua or
 ** CUDA, and leaves with _exit (no atexit handlers: no CUDA teardown, no
 ** leak report of the parent's memory). A child stuck past CHILD_SECONDS is
 ** killed by its own alarm, and the parent raises.
@@ -191,8 +196,25 @@ static int parse(const char *m, size_t n, ga_image *out, ga_buf *err, int *ok) {
   return 1;
 }
 
+/* NVRTC's first compile loads its builtins (dlopen) and sets up its state:
+** done once here, in process, before the first fork, so that a child never
+** needs the loader (another thread of the host may hold its lock while the
+** child is made) and starts warm */
+static pthread_once_t warm_once = PTHREAD_ONCE_INIT;
+
+static void warm_nvrtc(void) {
+  static const char src[] = "__global__ void ga_warm() {}";
+  ga_image img;
+  ga_buf err;
+  memset(&img, 0, sizeof img);
+  ga_buf_init(&err);
+  if (ga_nvrtc_here(src, sizeof src - 1, 0, NULL, 0, 0, NULL, &img, &err)) free(img.mem);
+  ga_buf_free(&err);
+}
+
 int ga_nvrtc_child(const char *src, size_t srclen, int nall, const char *const *all, int ptx, int nnames,
                    const char *const *name_exprs, ga_image *out, ga_buf *err) {
+  pthread_once(&warm_once, warm_nvrtc);
   /* The pipe is made, and its write end closed here, under the lock: a
   ** child forked by another thread never holds it (the read would wait for
   ** that child too), and a process the host execs never does (O_CLOEXEC) */
