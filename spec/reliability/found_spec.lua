@@ -219,7 +219,7 @@ describe("fuzz findings: every error says gpuarray", function()
     gaerror(function() return ga.ElementwiseKernel("float32 x", x, "y = x") end,
       "ElementwiseKernel: out_params must be a string, got gpuarray.ndarray")
     gaerror(function() return ga.ElementwiseKernel("float32 x", "float32 y") end,
-      "ElementwiseKernel: operation must be a string, got no value")
+      "ElementwiseKernel: missing argument 'operation'")
   end)
 
   it("roll's shift and axis lists and the libraries' integer lists with holes", function()

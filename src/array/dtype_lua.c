@@ -127,7 +127,9 @@ static int dtype_call(lua_State *L) {
 static int dtype_index(lua_State *L) {
   int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
   const ga_dtype_info *d = &ga_dtypes[t];
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+  size_t kl = 0;
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &kl) : "";
+  if (strlen(k) != kl) k = "";   /* "name\0junk" is no field */
   if (strcmp(k, "name") == 0) lua_pushstring(L, d->name);
   else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, d->itemsize);
   else if (strcmp(k, "kind") == 0) lua_pushlstring(L, &d->kind, 1);

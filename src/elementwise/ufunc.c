@@ -596,7 +596,7 @@ static int l_ufunc_source(lua_State *L) {
 
 static int l_ufunc_index(lua_State *L) {
   ga_ufunc *u = check_ufunc(L, 1);
-  const char *k = luaL_checkstring(L, 2);
+  const char *k = ga_checkstring(L, 2, "ufunc", "a field name");
   if (strcmp(k, "name") == 0) lua_pushstring(L, u->name);
   else if (strcmp(k, "nin") == 0) lua_pushinteger(L, u->nin);
   else if (strcmp(k, "nout") == 0) lua_pushinteger(L, u->nout);

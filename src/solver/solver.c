@@ -142,15 +142,18 @@ ga_solver *ga_sv_handle(lua_State *L) {
 /* ---------------------------------------------------------------------- */
 
 /* core.solver.getrf(A) -> ipiv (batch..., n), info, index. ipiv is int64 from
-** cuSOLVER's loop, or int32 from cuBLAS's batched LU (small matrices, more
-** than one): _getrs takes either, and both hold LAPACK's 1-based pivots. */
+** cuSOLVER's loop, or int32 from cuBLAS's batched LU (small matrices):
+** _getrs takes either, and both hold LAPACK's 1-based pivots. Which one
+** factors a matrix depends on its size only, never on the batch around it:
+** the two round differently, and a matrix must be singular (an exactly zero
+** pivot) or not whether it comes alone or in a batch (issue 24). */
 static int l_getrf(lua_State *L) {
   ga_svmat m;
   lua_settop(L, 1);
   ga_sv_mat(L, 1, &m, "linalg: getrf");
   if (m.rows != m.cols) ga_error(L, "linalg: getrf: square matrices only");
   int64_t n = m.rows;
-  if (n > 0 && ga_sv_batched(&m, GA_SV_SMALL_MAX)) {
+  if (n > 0 && n <= GA_SV_SMALL_MAX && m.batch >= 1 && m.batch <= INT_MAX) {
     ga_array *ipiv = ga_sv_batch_array(L, &m, GA_INT32, n);          /* 2 */
     int *info = ga_sv_info(L, m.batch);                               /* 3 */
     ga_sv_getrf_batched(L, &m, (int *)ipiv->data, info);

@@ -42,7 +42,7 @@ return function(ga)
 
   local c_device = ga.Device
   def(ga, [[
-Device(id: integer?) -> Device
+Device(id: integer|Device?) -> Device
 A device by its 0-based CUDA ordinal (the current one by default): d:use(),
 d:scope() for `local _ <close> = d:scope()`, d:synchronize(), d:mem_info().
 ]], function(id) return c_device(id) end)
@@ -100,13 +100,14 @@ The pool this Lua state allocates from (nil: the device's default pool).
   ---------------------------------------------------------------------------
   -- streams and events
 
-  local stream_ctor = getmetatable(ga.Stream).__call
+  -- named as users call it: C names the caller in a no-device error
+  local Stream = getmetatable(ga.Stream).__call
   local make_stream = api.def(nil, [[
 Stream(*, non_blocking: boolean = false, priority: integer = 0) -> Stream
 A new CUDA stream (Stream.null is the legacy default stream): s:use(),
 s:scope(), s:synchronize(), s:query(), s:record([event]), s:wait_event(e).
 ]], function(non_blocking, priority)
-    return stream_ctor(ga.Stream, { non_blocking = non_blocking, priority = priority })
+    return Stream(ga.Stream, { non_blocking = non_blocking, priority = priority })
   end)
   getmetatable(ga.Stream).__call = function(_, ...) return make_stream(...) end
   api.by_func[ga.Stream] = api.by_func[make_stream]   -- the callable table is the function users reach
@@ -264,8 +265,9 @@ A DLManagedTensor (DLManagedTensorVersioned when versioned) over the array's mem
     lt = "x < y elementwise (a bool array).", le = "x <= y elementwise (a bool array).",
     gt = "x > y elementwise (a bool array).", ge = "x >= y elementwise (a bool array).",
   } do
-    local c = methods[name]
-    def(methods, ("ndarray:%s(y: array_like) -> ndarray\n%s"):format(name, doc), function(self, y) return c(self, y) end)
+    -- declared, not wrapped: C checks the operand (its errors name the
+    -- method) and the method must stay the C closure over the ufunc
+    api.declare(("ndarray:%s(y: array_like) -> ndarray\n%s"):format(name, doc), methods[name])
   end
 
   ---------------------------------------------------------------------------
@@ -273,23 +275,23 @@ A DLManagedTensor (DLManagedTensorVersioned when versioned) over the array's mem
 
   for _, d in ipairs {
     { "dtype", [[
-dtype(dtype: dtype) -> dtype
+dtype(dtype: any) -> dtype
 The dtype object of a name, a dtype object or a typed scalar: ga.dtype("float32") == ga.float32.
 ]] },
     { "promote_types", [[
-promote_types(type1: dtype, type2: dtype) -> string
+promote_types(type1: any, type2: any) -> string
 The smallest dtype both cast to safely (NumPy's promotion table), by name.
 ]] },
     { "finfo", [[
-finfo(dtype: dtype) -> table
+finfo(dtype: any) -> table
 Machine limits of a float (or a complex's component) dtype: bits, eps, max, min, tiny, resolution, precision.
 ]] },
     { "iinfo", [[
-iinfo(dtype: dtype) -> table
+iinfo(dtype: any) -> table
 Limits of an integer dtype: bits, min, max.
 ]] },
     { "set_default_dtype", [[
-set_default_dtype(dtype: dtype)
+set_default_dtype(dtype: any)
 The dtype creation routines use without one, for this Lua state (float64 at first).
 ]] },
     { "get_default_dtype", [[
@@ -311,12 +313,12 @@ The dtype NumPy's promotion gives arrays, dtypes and scalars together (Lua numbe
 ]], function(...) return c_result_type(...) end)
   local c_can_cast = ga.can_cast
   def(ga, [[
-can_cast(from_: dtype|ndarray, to: dtype, casting: "no"|"equiv"|"safe"|"same_kind"|"unsafe" = "safe") -> boolean
+can_cast(from_: any, to: any, casting: "no"|"equiv"|"safe"|"same_kind"|"unsafe" = "safe") -> boolean
 Whether a cast is allowed under a casting rule (NumPy's).
 ]], function(from, to, casting) return c_can_cast(from, to, casting) end)
   local c_is_ndarray = ga.is_ndarray
   def(ga, [[
-is_ndarray(obj: any) -> boolean
+is_ndarray(obj: any?) -> boolean
 Whether obj is a gpuarray ndarray (views and freed arrays too; pinned host arrays are not).
 ]], function(v) return c_is_ndarray(v) end)
 
@@ -325,7 +327,8 @@ Whether obj is a gpuarray ndarray (views and freed arrays too; pinned host array
   for _, d in ipairs(internal.dtypes) do
     local text
     if d.kind == "c" then
-      text = ("%s(real: scalar, imag: number?) -> scalar\nA %s typed scalar from a number, a {re, im} pair, or re and im.")
+      text = ("%s(real: scalar, imag: number?) -> scalar\n"
+              .. "A %s typed scalar from a number, a {re, im} pair, or re and im.")
         :format(d.name, d.name)
     else
       text = ("%s(value: scalar) -> scalar\nA %s typed scalar (a value that does not fit raises); also the dtype %s.")
