@@ -92,6 +92,17 @@ describe("scipy.sparse.linalg without a GPU", function()
     cs.back:compile("int32", "int32", "int32", "int32", "int32", "int32")
   end)
 
+  it("calls its reduction kernels with no trailing nil (a ReductionKernel takes it for the output)", function()
+    local K = L._krylov
+    -- a scalar gets past the output check to the input one: the call shape is right
+    for name, f in pairs({ nrm2 = function() return K.nrm2(3.0) end, nrm2sq = function() return K.nrm2sq(3.0) end,
+      dot = function() return K.dot(3.0, 2.0) end }) do
+      local err = helper.assert_gaerror(f, "needs at least one ndarray input")
+      assert(not err:find("output", 1, true), name .. ": " .. err)
+    end
+    helper.assert_gaerror(function() return K.nrm2(3.0, 5) end, "out must be an ndarray")
+  end)
+
   it("solves the small Hessenberg least-squares problem of gmres on the host (real and complex)", function()
     -- H (3 x 2) with rows of Ht: column j of H is Ht[j]
     local Ht = { { 2, 1, 0 }, { 1, 3, 0.5 } }
