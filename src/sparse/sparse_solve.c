@@ -127,7 +127,9 @@ static int l_sp_lsv(lua_State *L) {
   int64_t n64 = c.n;
   ga_array *x = ga_new_array(L, ctx, c.t, 1, &n64);                         /* 8 */
   int singularity = -1;
-  if (c.n > 0) {
+  if (c.n > 0 && c.nnz == 0) {
+    singularity = 0;          /* the zero matrix: row 0 already fails (cuSOLVER would refuse nnz = 0) */
+  } else if (c.n > 0) {
     cusolverSpHandle_t h = sp_handle(L);
     cusparseMatDescr_t d = push_descr(L, fname);                             /* 9 */
     int st;
