@@ -192,8 +192,10 @@ static int l_getrs(lua_State *L) {
   ga_sv_mat(L, 3, &b, "linalg: getrs");
   int trans = lua_toboolean(L, 4);
   if (a.a->dtype != b.a->dtype || a.batch != b.batch || b.rows != a.rows || a.rows != a.cols ||
-      (ipiv->dtype != GA_INT64 && ipiv->dtype != GA_INT32) || ipiv->size != a.batch * a.rows)
+      (ipiv->dtype != GA_INT64 && ipiv->dtype != GA_INT32) || ipiv->size != a.batch * a.rows ||
+      !(ipiv->flags & GA_F_C))
     ga_error(L, "linalg: getrs: mismatched operands");
+  ga_check_device(L, ga_ctx(L), ipiv, "linalg: getrs");
   int64_t n = a.rows;
   if (n == 0 || b.cols == 0) return 0;
   if (ipiv->dtype == GA_INT32) {   /* _getrf's batched LU */
