@@ -402,7 +402,7 @@ describe("integer-array indexing on the GPU", function()
     -- the error names the public function that first used the device
     -- ("gpuarray: arange: GPUARRAY_L2_FETCH_GRANULARITY must be ...")
     local bad = run("seven")
-    assert.truthy(bad:find("^gpuarray: ") and bad:find("GPUARRAY_L2_FETCH_GRANULARITY must be a number of bytes", 1, true),
-                  bad)
+    local why = "GPUARRAY_L2_FETCH_GRANULARITY must be a number of bytes"
+    assert.truthy(bad:find("^gpuarray: ") and bad:find(why, 1, true), bad)
   end)
 end)
