@@ -40,9 +40,9 @@ describe("sorting on the GPU", function()
       -- the values are exact (float32 and smaller in complex64 or
       -- complex128): equal parts, NaN equal to NaN, infinities included
       for k, v in ipairs(ref) do
-        local want = type(v) == "table" and v or { v, 0 }
+        local pair = type(v) == "table" and v or { v, 0 }
         for p = 1, 2 do
-          local a, b = want[p], got[k][p]
+          local a, b = pair[p], got[k][p]
           assert((a ~= a and b ~= b) or a == b,
                  ("%s: element %d part %d: got %s, want %s"):format(dt, k, p, tostring(b), tostring(a)))
         end
