@@ -23,6 +23,7 @@ ga.methods = core.methods  -- ndarray methods; submodules add theirs here
 
 ga.methods.tolist = ga.methods.totable
 
+require("gpuarray.array.dtypes")(ga)
 require("gpuarray.creation")(ga)
 require("gpuarray.io")(ga)
 require("gpuarray.elementwise.ufuncs")(ga)

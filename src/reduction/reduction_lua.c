@@ -154,7 +154,8 @@ static void builtin_code(const red_builtin *bi, int in_dt, int over, int out_dt,
 }
 
 /* The value of bound parameter p (pushed by ga_api_bind from base), or
-** none: the index of an empty slot past the top (nil) */
+** none: the index of an empty slot past the top (read it with
+** lua_isnoneornil: lua_isnil is false there) */
 static int bound_at(lua_State *L, int base, int p) { return p < 0 ? lua_gettop(L) + 1 : base + p; }
 
 /* f(x[, axis][, opts]): x:sum() and x:sum(2) read their two arguments
@@ -182,17 +183,17 @@ static int l_builtin_call(lua_State *L) {
     x = ga_toarray(L, base);
     if (!x) return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, base));
     int ai = bound_at(L, base, bi->p_axis);
-    if (!lua_isnil(L, ai)) o.axis_idx = ai;
+    if (!lua_isnoneornil(L, ai)) o.axis_idx = ai;
     int di = bound_at(L, base, bi->p_dtype);
-    if (!lua_isnil(L, di)) o.dtype = ga_checkdtype(L, di, -1, fname);
+    if (!lua_isnoneornil(L, di)) o.dtype = ga_checkdtype(L, di, -1, fname);
     int oi = bound_at(L, base, bi->p_out);
-    if (!lua_isnil(L, oi)) {
+    if (!lua_isnoneornil(L, oi)) {
       o.out = ga_checkarray(L, oi);
       o.out_idx = oi;
     }
     o.keepdims = lua_toboolean(L, bound_at(L, base, bi->p_keepdims));
     int ddi = bound_at(L, base, bi->p_ddof);
-    if (!lua_isnil(L, ddi)) o.ddof = lua_tonumber(L, ddi);
+    if (!lua_isnoneornil(L, ddi)) o.ddof = lua_tonumber(L, ddi);
   }
   ga_checkarray(L, x_idx);
   if (bi->single_axis && o.axis_idx && lua_type(L, o.axis_idx) != LUA_TNUMBER)
