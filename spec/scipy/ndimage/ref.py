@@ -71,6 +71,8 @@ put('percentile', ndi.percentile_filter(img, 70, size=(3, 4)))
 put('median_fp', ndi.median_filter(img, footprint=fp, mode='constant', cval=2))
 put('img_u8', (img * 20).astype(np.uint8))
 put('uniform_u8', ndi.uniform_filter((img * 20).astype(np.uint8), 3))
+put('img_i32', ((img - 5) * 7).astype(np.int32))
+put('uniform1d_i32', ndi.uniform_filter1d(((img - 5) * 7).astype(np.int32), 4, axis=0, mode='nearest'))
 put('median_i32', ndi.median_filter((img * 100).astype(np.int32), 5))
 put('generic_mean', ndi.generic_filter(img, np.mean, size=3, mode='nearest'))
 # interpolation

@@ -220,7 +220,9 @@ The input with its holes filled: the unset elements the border cannot reach thro
         end
       end
       local border = ga.concatenate(ids)
-      local outside = ga.isin(lab, border)
+      -- label 0 is the set elements (not background): a set element on
+      -- the border must not take every set element outside with it
+      local outside = ga.logical_and(ga.isin(lab, border), lab:ne(0))
       y = ga.logical_not(outside)
     else
       local t = binary_morph(fname, ga.zeros(x.shape, "bool"), s, -1, ga.logical_not(b), nil, 1, origin, true)
