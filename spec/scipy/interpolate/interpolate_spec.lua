@@ -13,7 +13,11 @@ local function close(want, got, tol, what)
   got = got:totable()
   tol = tol or 1e-10
   local flat, scale = {}, 0
-  local function walk(t) for _, v in ipairs(t) do if type(v) == "table" then walk(v) else flat[#flat + 1] = v end end end
+  local function walk(t)
+    for _, v in ipairs(t) do
+      if type(v) == "table" then walk(v) else flat[#flat + 1] = v end
+    end
+  end
   walk(want)
   for _, v in ipairs(flat) do if v == v and math.abs(v) < math.huge then scale = math.max(scale, math.abs(v)) end end
   local function cmp(w, g, path)
@@ -33,7 +37,8 @@ describe("scipy.interpolate", function()
     assert.is_true(I._common.K.compile_all())
     assert.is_not_nil(I._rgi_kernel(3, false):compile("float64", "float64", "float64", "int64", "bool", "float64",
                                                       "int64", "int64", "int64", "int64", "int64", "int64", "float64"))
-    assert.is_not_nil(I._rbf_kernel_matrix("cubic"):compile("float64", "float64", "int64", "int64", "float64", "float64"))
+    assert.is_not_nil(I._rbf_kernel_matrix("cubic"):compile("float64", "float64", "int64", "int64", "float64",
+                                                            "float64"))
   end)
 
   it("the B-spline basis is SciPy's and sums to one", function()

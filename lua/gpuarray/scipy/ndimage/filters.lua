@@ -66,7 +66,8 @@ return function(ga, M, S, St, P)
   api.def(M, [[
 scipy.ndimage.correlate1d(input: array_like, weights: array_like, axis: integer = -1, output: ndarray|dtype?,
                           mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0, origin: integer = 0) -> ndarray
-A 1-D correlation along an axis (1-based, negative from the end): output[i] = sum_j weights[j] * input[i + j - #weights // 2 - origin] (0-based j).
+A 1-D correlation along an axis (1-based, negative from the end):
+output[i] = sum_j weights[j] * input[i + j - #weights // 2 - origin] (0-based j).
 ]], function(input, weights, axis, output, mode, cval, origin)
     return run1d("scipy.ndimage.correlate1d", input, weights, axis, output, mode, cval, origin, false)
   end)
@@ -416,7 +417,8 @@ The 1-D moving %s of size values along an axis (1-based).
     local op = which == "minimum" and "min" or "max"
     api.def(M, ([[
 scipy.ndimage.%s_filter(input: array_like, size: integer|list?, footprint: array_like?, output: ndarray|dtype?,
-                        mode: ]] .. MODES .. [[|list = "reflect", cval: number = 0.0, origin: integer|list = 0) -> ndarray
+                        mode: ]] .. MODES .. [[|list = "reflect", cval: number = 0.0,
+                        origin: integer|list = 0) -> ndarray
 The multidimensional %s filter over size or footprint (separable when the footprint is full).
 ]]):format(which, which), function(input, size, footprint, output, mode, cval, origin)
       local fname = ("scipy.ndimage.%s_filter"):format(which)
@@ -490,7 +492,8 @@ The rank-th smallest value of each footprint (rank 0-based as SciPy's, a count; 
 
   api.def(M, [[
 scipy.ndimage.median_filter(input: array_like, size: integer|list?, footprint: array_like?, output: ndarray|dtype?,
-                            mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0, origin: integer|list = 0) -> ndarray
+                            mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0,
+                            origin: integer|list = 0) -> ndarray
 The median of each footprint (a sorting network in registers for small full footprints).
 ]], function(input, size, footprint, output, mode, cval, origin)
     return rank_filter("scipy.ndimage.median_filter", input, nil, nil, "median", size, footprint, output, mode,
