@@ -1,4 +1,5 @@
---- ga.scipy.spatial: distance (distance.lua), distance_matrix, and KDTree.
+--- ga.scipy.spatial: distance (distance.lua), distance_matrix, KDTree and
+-- Delaunay (delaunay.lua).
 --
 -- KDTree answers its queries exactly, by computing the distances to every
 -- point on the GPU (one kernel, spatial/distance.lua) and selecting from
@@ -178,5 +179,6 @@ The distances between the points of self and of other that are at most max_dista
   end)
 
   api.class("KDTree", methods)
+  require("gpuarray.scipy.spatial.delaunay")(ga, spatial)
   return spatial
 end
