@@ -41,6 +41,23 @@ describe("scipy.interpolate", function()
                                                             "float64"))
   end)
 
+  it("scattered data: SciPy's gradient estimate on the host; the kernels compile", function()
+    local H = ga.scipy.spatial._delaunay.host
+    local t = H.triangulate(R.sc_P, 2)
+    local vnv = H.vertex_neighbors(t.simplices, #R.sc_P)
+    local grads, ok = I._estimate_gradients(R.sc_P, vnv, { R.sc_v }, 1e-6, 400)
+    assert.is_true(ok)
+    helper.assert_same(R.ct_grad, grads[1], 1e-12, "CloughTocher2DInterpolator gradients")
+    assert.is_not_nil(I._scattered_kernel("linear"):compile("float64", "float64", "int64", "float64", "int64",
+                                                            "int32", "int64", "float64", "float64", "float64"))
+    assert.is_not_nil(I._scattered_kernel("ct"):compile("float64", "float64", "int64", "int64", "float64", "float64",
+                                                        "float64", "int64", "int64", "float64", "float64", "float64"))
+    local api = require "gpuarray.api"
+    for _, name in ipairs({ "LinearNDInterpolator", "CloughTocher2DInterpolator", "NdPPoly", "NdBSpline" }) do
+      assert.is_not_nil(api.entry(I[name]), name)
+    end
+  end)
+
   it("the B-spline basis is SciPy's and sums to one", function()
     helper.assert_same({ 0.03125, 0.46875, 0.46875, 0.03125 }, I._basis({ 0, 0, 0, 0, 1, 2, 3, 3, 3, 3 }, 3, 1.5, 5),
                        1e-15)
@@ -84,5 +101,33 @@ describe("scipy.interpolate", function()
     close(R.rbf, I.RBFInterpolator(R.rbf_P, R.rbf_d)(pts / 4), 1e-8, "rbf")
     close(R.nearestnd, I.NearestNDInterpolator(R.rbf_P, R.rbf_d)(pts / 4), nil, "nearest nd")
     helper.assert_gaerror(function() I.make_interp_spline(x, y, 4) end, "Odd degree")
+  end)
+
+  helper.gpu_it("LinearNDInterpolator (2-D, 3-D, columns, fill, rescale), CloughTocher2DInterpolator", function()
+    local P, Q = ga.array(R.sc_P), ga.array(R.sc_Q)
+    local f = I.LinearNDInterpolator(P, ga.array(R.sc_v))
+    local y = f(Q)
+    assert.are.equal("float64", y.dtype)
+    assert.are.same({ #R.sc_Q }, y.shape)
+    close(R.lnd, y, 1e-12, "LinearNDInterpolator")
+    close(R.lnd, f(Q[{ {}, 1 }], Q[{ {}, 2 }]), 1e-12, "LinearNDInterpolator f(x, y)")
+    local f2 = I.LinearNDInterpolator(P, ga.array(R.sc_v2), -1.0)
+    assert.are.same({ #R.sc_Q, 2 }, f2(Q).shape)
+    close(R.lnd2, f2(Q), 1e-12, "LinearNDInterpolator columns, fill_value")
+    local scale = ga.array({ 1.0, 100.0 })
+    close(R.lnd_rescale, I.LinearNDInterpolator(P * scale, ga.array(R.sc_v), nil, true)(Q * scale), 1e-12,
+          "LinearNDInterpolator rescale")
+    close(R.lnd3, I.LinearNDInterpolator(R.sc3_P, R.sc3_v)(R.sc3_Q), 1e-12, "LinearNDInterpolator 3-D")
+    local tri = ga.scipy.spatial.Delaunay(P)
+    close(R.lnd, I.LinearNDInterpolator(tri, ga.array(R.sc_v))(Q), 1e-12, "LinearNDInterpolator on a Delaunay")
+    local ct = I.CloughTocher2DInterpolator(P, ga.array(R.sc_v))
+    close(R.ct, ct(Q), 1e-10, "CloughTocher2DInterpolator")
+    close(R.ct_grad, ct.grad:reshape(#R.sc_P, 2), 1e-10, "CloughTocher2DInterpolator grad")
+    close(R.ct2, I.CloughTocher2DInterpolator(P, ga.array(R.sc_v2))(Q), 1e-10, "CloughTocher2DInterpolator columns")
+    close(R.ct_rescale, I.CloughTocher2DInterpolator(P * scale, R.sc_v, nil, nil, nil, true)(Q * scale), 1e-10,
+          "CloughTocher2DInterpolator rescale")
+    helper.assert_gaerror(function() I.CloughTocher2DInterpolator(R.sc3_P, R.sc3_v) end, "2-D")
+    helper.assert_gaerror(function() I.LinearNDInterpolator(P, { 1, 2 }) end, "number of values")
+    helper.assert_gaerror(function() f(ga.ones({ 2, 3 })) end, "dimensions")
   end)
 end)

@@ -195,6 +195,34 @@ put('rbf_d', dv)
 put('rbf', si.RBFInterpolator(P, dv)(pts / 4))
 put('nearestnd', si.NearestNDInterpolator(P, dv)(pts / 4))
 
+# scattered data: random points (a unique Delaunay triangulation), queries
+# inside and outside the hull
+srng = np.random.default_rng(77)
+sP = srng.random((25, 2))
+sv = np.sin(3 * sP[:, 0]) + sP[:, 1] ** 2
+sv2 = np.stack([sv, sP[:, 0] * sP[:, 1]], axis=1)
+sQ = np.vstack([srng.random((10, 2)), [[1.5, 0.5], [-0.2, 0.3]]])
+put('sc_P', sP)
+put('sc_v', sv)
+put('sc_v2', sv2)
+put('sc_Q', sQ)
+put('lnd', si.LinearNDInterpolator(sP, sv)(sQ))
+put('lnd2', si.LinearNDInterpolator(sP, sv2, fill_value=-1.0)(sQ))
+sPs = sP * np.array([1.0, 100.0])
+put('lnd_rescale', si.LinearNDInterpolator(sPs, sv, rescale=True)(sQ * np.array([1.0, 100.0])))
+s3P = srng.random((20, 3))
+s3v = s3P[:, 0] + 2 * s3P[:, 1] * s3P[:, 2]
+s3Q = np.vstack([srng.random((8, 3)) * 0.6 + 0.2, [[2.0, 0.5, 0.5]]])
+put('sc3_P', s3P)
+put('sc3_v', s3v)
+put('sc3_Q', s3Q)
+put('lnd3', si.LinearNDInterpolator(s3P, s3v)(s3Q))
+ct = si.CloughTocher2DInterpolator(sP, sv)
+put('ct', ct(sQ))
+put('ct_grad', ct.grad.reshape(len(sP), 2))
+put('ct2', si.CloughTocher2DInterpolator(sP, sv2)(sQ))
+put('ct_rescale', si.CloughTocher2DInterpolator(sPs, sv, rescale=True)(sQ * np.array([1.0, 100.0])))
+
 with open(__file__.replace('ref.py', 'ref.lua'), 'w') as f:
     f.write('-- written by ref.py (SciPy 1.10): do not edit\nlocal R = {}\n')
     f.write('\n'.join(out))

@@ -14,5 +14,6 @@ return function(ga)
   require("gpuarray.scipy.interpolate.interp1d")(ga, I, C)
   require("gpuarray.scipy.interpolate.grid")(ga, I, C)
   require("gpuarray.scipy.interpolate.polyint")(ga, I, C)
+  require("gpuarray.scipy.interpolate.scattered")(ga, I)
   return I
 end

@@ -203,16 +203,8 @@ Delaunay:vertex_neighbor_vertices() -> ndarray, ndarray
 indptr, indices: the neighbours of vertex k are indices[indptr[k] .. indptr[k + 1] - 1] (1-based positions
 and point numbers, ascending).
 ]], function(self)
-    local nbr = {}
-    for i = 1, self.npoints do nbr[i] = {} end
-    for _, s in ipairs(self._host.simplices) do
-      for _, a in ipairs(s) do for _, b in ipairs(s) do if a ~= b then nbr[a][b] = true end end end
-    end
     local indptr, indices = { 1 }, {}
-    for i = 1, self.npoints do
-      local l = {}
-      for j in pairs(nbr[i]) do l[#l + 1] = j end
-      table.sort(l)
+    for i, l in ipairs(H.vertex_neighbors(self._host.simplices, self.npoints)) do
       for _, j in ipairs(l) do indices[#indices + 1] = j end
       indptr[i + 1] = #indices + 1
     end

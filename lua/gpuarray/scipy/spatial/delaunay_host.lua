@@ -588,4 +588,22 @@ function H.triangulate(pts, d)
   return { simplices = out_s, neighbors = out_n, coplanar = coplanar, visits = visits }
 end
 
+--- The neighbours of each vertex (lists of point numbers, ascending): the
+-- other vertices of the simplices it is in. n: the number of points.
+function H.vertex_neighbors(simplices, n)
+  local sets = {}
+  for i = 1, n do sets[i] = {} end
+  for _, s in ipairs(simplices) do
+    for _, a in ipairs(s) do for _, b in ipairs(s) do if a ~= b then sets[a][b] = true end end end
+  end
+  local out = {}
+  for i = 1, n do
+    local l = {}
+    for j in pairs(sets[i]) do l[#l + 1] = j end
+    table.sort(l)
+    out[i] = l
+  end
+  return out
+end
+
 return H
