@@ -200,7 +200,7 @@ if (s < 0) {
         offset, scale = ga.mean(p, 1):totable(), {}
         for k = 1, #lo do
           scale[k] = hi[k] - lo[k]
-          if not (scale[k] > 0) then scale[k] = 1.0 end
+          if scale[k] <= 0 or scale[k] ~= scale[k] then scale[k] = 1.0 end
         end
         p = (p - ga.array(offset)) / ga.array(scale)
       end
@@ -326,7 +326,9 @@ values: (npoints, ...); call f(xi) with xi (..., 2), or f(x, y). fill_value outs
       cols[c] = col
     end
     local grads, ok = I._estimate_gradients(pts, vnv, cols, tol, maxiter)
-    if not ok then warn("gpuarray: " .. fname .. ": gradient estimation did not converge, the results may be inaccurate") end
+    if not ok then
+      warn("gpuarray: " .. fname .. ": gradient estimation did not converge, the results may be inaccurate")
+    end
     local flat = {}
     for p = 1, tri.npoints do
       for c = 1, r do
