@@ -20,8 +20,9 @@
 -- box) are left out, as Qhull's "coplanar" points.
 --
 -- Cost: about n^(1 + 1/d) walk steps and a bounded cavity per point, each
--- step O(d^2) after an O(d^3) set-up per simplex made: about 0.3 s for
--- 10^4 points in 2-D and 2 s for 10^4 points in 3-D with Lua 5.4.
+-- step O(d^2) after an O(d^3) set-up per simplex made. Measured with Lua
+-- 5.4 on one core: 2000 random points in 2-D 0.4 s, 10^4 in 2-D 2.5 s,
+-- 2000 in 3-D 3.4 s (docs/scipy-interpolate.md).
 local H = {}
 
 local TOL_SPHERE = 1e-10   -- relative, on the squared circumradius
