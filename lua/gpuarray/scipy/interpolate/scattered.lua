@@ -229,11 +229,14 @@ if (s < 0) {
     if args.n > 1 then
       local arrs = {}
       for k = 1, args.n do arrs[k] = is_array(args[k]) and args[k] or ga.asarray(args[k]) end
-      local b = ga.broadcast_arrays(table.unpack(arrs))
-      x = ga.stack(b, -1)
+      x = ga.stack({ ga.broadcast_arrays(table.unpack(arrs)) }, -1)
     else
       x = is_array(args[1]) and args[1] or ga.asarray(args[1])
-      if d == 1 and (x.ndim == 0 or x.shape[x.ndim] ~= 1) then x = x:reshape(table.pack(table.unpack(x.shape), 1)) end
+      if d == 1 and (x.ndim == 0 or x.shape[x.ndim] ~= 1) then
+        local shape = x.shape
+        shape[#shape + 1] = 1
+        x = x:reshape(shape)
+      end
     end
     if x.ndim == 0 or x.shape[x.ndim] ~= d then
       fail(("%s: number of dimensions in xi does not match x (%d)"):format(fname, d))

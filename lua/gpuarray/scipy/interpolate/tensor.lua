@@ -161,7 +161,11 @@ if (out) {
   -- the queries (..., n) as (q, n) float64 and the leading shape
   local function queries(xi, n, fname)
     local x = is_array(xi) and xi or ga.asarray(xi)
-    if n == 1 and (x.ndim == 0 or x.shape[x.ndim] ~= 1) then x = x:reshape(table.pack(table.unpack(x.shape), 1)) end
+    if n == 1 and (x.ndim == 0 or x.shape[x.ndim] ~= 1) then
+      local shape = x.shape
+      shape[#shape + 1] = 1
+      x = x:reshape(shape)
+    end
     if x.ndim == 0 or x.shape[x.ndim] ~= n then
       fail(("%s: the last axis of x must have %d entries"):format(fname, n))
     end
