@@ -237,7 +237,7 @@ Releases the graph now.
   local methods = ga.methods
   local c_get, c_set, c_free, c_to_dlpack = methods.get, methods.set, methods.free, methods.to_dlpack
   def(methods, [[
-ndarray:get(out: userdata?, *, stream: Stream?) -> table|userdata
+ndarray:get(out: PinnedArray?, *, stream: Stream?) -> table|PinnedArray
 The values on the host: into a pinned array out (asynchronous on the stream), else as nested Lua tables.
 ]], function(self, out, stream)
     if stream ~= nil then return c_get(self, out, { stream = stream }) end
