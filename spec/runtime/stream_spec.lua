@@ -389,7 +389,8 @@ end)
 describe("benchmark arguments", function()
   it("are checked before anything runs", function()
     helper.assert_gaerror(function() ga.benchmark(42) end, "benchmark: func must be a function, got 42")
-    helper.assert_gaerror(function() ga.benchmark(print, { n_repeat = 0 }) end, "benchmark: n_repeat must be >= 1, got 0")
+    helper.assert_gaerror(function() ga.benchmark(print, { n_repeat = 0 }) end,
+                          "benchmark: n_repeat must be >= 1, got 0")
     helper.assert_gaerror(function() ga.benchmark(print, { n_warmup = 1.5 }) end,
                           "benchmark: n_warmup must be an integer")
     helper.assert_gaerror(function() ga.benchmark(print, { n_warmup = -1 }) end, "benchmark: n_warmup must be >= 0")

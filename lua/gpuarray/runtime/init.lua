@@ -221,7 +221,7 @@ At most size bytes (or a fraction of the device's memory) held; 0 or neither: no
   local pinned = class("PinnedArray", "PinnedArray")
   for _, d in ipairs {
     { "set(value: any) -> PinnedArray",
-      "Copies value (a table, a byte string, an ndarray or a pinned array, broadcast and cast) in; returns the array." },
+      "Copies value (a table, a byte string, an ndarray or a pinned array, broadcast and cast) in; returns it." },
     { "fill(value: scalar) -> PinnedArray", "Sets every element to value; returns the array." },
     { "totable() -> table", "The values as nested Lua tables (after the copies queued into the array finish)." },
     { "tolist() -> table", "The same as totable (NumPy's name)." },
