@@ -51,7 +51,7 @@ min/mean/max/std summaries).
 ]], function(fn, n_repeat, n_warmup, max_duration, name)
     if n_repeat < 1 then internal.fail(("benchmark: n_repeat must be >= 1, got %d"):format(n_repeat)) end
     if n_warmup < 0 then internal.fail(("benchmark: n_warmup must be >= 0, got %d"):format(n_warmup)) end
-    if not (max_duration > 0) then
+    if max_duration ~= max_duration or max_duration <= 0 then   -- NaN too
       internal.fail("benchmark: max_duration must be a positive number of seconds")
     end
     local start, stop = ga.Event(), ga.Event()
