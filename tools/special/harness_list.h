@@ -109,3 +109,8 @@ F4(sph_harm_y_im, ({ double r, i; sf_sph_harm_y(a, b, c, d, &r, &i); i; }))
 F3(lambertw_re, ({ double r, i; sf_lambertw(a, b, c, 1e-8, &r, &i); r; }))
 F3(lambertw_im, ({ double r, i; sf_lambertw(a, b, c, 1e-8, &r, &i); i; }))
 F3(wright_bessel, sf_wright_bessel(a, b, c))
+// the float overloads whose float32 loops compute otherwise than the
+// double function (as SciPy's float32 loops do): the host spec's float32
+// check calls these for f32_<name>
+F1(f32_sinc, (double)sf_sinc((float)a))
+F1(f32_logit, (double)sf_logit((float)a))
