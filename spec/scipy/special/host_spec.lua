@@ -2,7 +2,7 @@
 -- against SciPy's values (refs.lua) without a GPU: tools/special/harness.cpp
 -- with a host C++ compiler (pending where there is none). The GPU runs the
 -- same source (values_gpu_spec.lua); CUDA's own math functions (erf, lgamma,
--- j0, ...) stand in for themselves here through libm and host_shim.h.
+-- ...) stand in for themselves here through libm and host_shim.h.
 local helper = require "helper"
 local sfref = require "spec.scipy.special.sfref"
 
