@@ -2,7 +2,8 @@
 """Coefficients of the approximations in kernels/special/*.cuh, computed
 here with mpmath (Debian: python3-mpmath) at 50 digits: Chebyshev series of
 the scaled Bessel functions, of J0 J1 Y0 Y1 and their modulus and phase
-functions, and the Taylor series of digamma about its positive root.
+functions, of 1/Gamma(1 + z) (Temme's method), and the Taylor series of
+digamma about its positive root.
 Prints C initialisers; paste them into the .cuh files.
 
     python3 tools/special/gen_coeffs.py [name]
@@ -134,6 +135,16 @@ def besjy():
         show('x Q%d(x), x >= 5, t = 2 (5/x)^2 - 1' % n, cheb(pq(n, 'q')))
 
 
+def rgamma1():
+    """1/Gamma(1 + z) = sum r_k z^k for |z| <= 1/2 (Temme's gamma functions
+    of sf_besselv.cuh), as its even and odd parts: sum r_2j z^2j and
+    sum r_2j+1 z^2j"""
+    c = mp.taylor(lambda z: mp.rgamma(1 + z), 0, 40)
+    n = max(k for k, v in enumerate(c) if abs(v) * mp.mpf('0.5') ** k > mp.mpf('1e-19')) + 1
+    show('1/Gamma(1 + z), even part in z^2', c[0:n:2])
+    show('1/Gamma(1 + z), odd part / z in z^2', c[1:n:2])
+
+
 def digamma_root():
     x0 = mp.findroot(mp.digamma, 1.46)
     print('// digamma root x0 = %.25f' % float(x0), mp.nstr(x0, 40))
@@ -150,5 +161,7 @@ if __name__ == '__main__':
         bessel()
     if what in ('all', 'besjy'):
         besjy()
+    if what in ('all', 'rgamma1'):
+        rgamma1()
     if what in ('all', 'digamma'):
         digamma_root()

@@ -55,7 +55,7 @@ def main():
         if spec.get('mp') and spec.get('truth'):
             truth = spec['mp'](*cols)
             e = check.ulps(want, truth, spec.get('atol', 0.0))
-            fix = e > spec.get('ulps', 4)
+            fix = e > spec['truth_ulps']
             if spec.get('fix'):
                 for i, row in enumerate(sub):
                     if any(all((a == b) or (a != a and b != b) for a, b in zip(row, k)) for k in spec['fix']):

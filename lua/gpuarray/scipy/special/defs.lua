@@ -53,6 +53,18 @@ for _, t in ipairs {
   U { t[1], "x", h = "sf_bessel", doc = "The Bessel function " .. t[2] .. "." }
 end
 U { "yn", "n", "x", h = "sf_besjy", doc = "The Bessel function of the second kind of integer order n (n truncated)." }
+for _, t in ipairs {
+  { "jv", "of the first kind of real order v (x < 0: integer v only)" },
+  { "yv", "of the second kind of real order v (x >= 0)" },
+  { "iv", "modified, of the first kind of real order v (x < 0: integer v only)" },
+  { "kv", "modified, of the second kind of real order v (x >= 0)" },
+  { "jve", "of the first kind of real order v, times exp(-|imag(x)|): jv for real x" },
+  { "yve", "of the second kind of real order v, times exp(-|imag(x)|): yv for real x" },
+  { "ive", "modified, of the first kind of real order v, times exp(-|x|)" },
+  { "kve", "modified, of the second kind of real order v, times exp(x)" },
+} do
+  U { t[1], "v", "x", h = "sf_besselv", doc = "The Bessel function " .. t[2] .. "." }
+end
 U { "_spherical_yn", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0, in1, false)",
     doc = "The spherical Bessel function of the second kind." }
 U { "_spherical_yn_d", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0, in1, true)",
