@@ -309,10 +309,15 @@ def vx_points(xneg=False):
     if xneg:
         x = [-a if i % 7 == 3 else a for i, a in enumerate(x)]
     edge = [(0, 0), (1, 0), (-1, 0), (2.5, 0), (-2.5, 0), (0.5, 1e-300), (0, 1e-10), (3, -2.0), (2.5, -2.0),
-            (0, INF), (np.nan, 1), (1, np.nan), (INF, 1), (400, 1), (150, 140), (1e-12, 5), (-1e-12, 5)]
+            (0, INF), (np.nan, 1), (1, np.nan), (INF, 1), (400, 1), (150, 140), (1e-12, 5), (-1e-12, 5),
+            (157.375, 724.375), (1, 1000), (NV, XV)]
     return two(v, x) + [(float(a), float(b)) for a, b in edge]
 
 
+# results near the ends of the double range (float32-exact points, so that the fixes below apply to
+# the float32 loops too); SciPy overflows or gives nan where mpmath's values (below) are finite
+NV, XV = -70.0078125, 0.0022950172424316406
+YV_NX, KV_NX, KVE_NX = -3.894670294505247e+303, 6.119576661291882e+303, 6.133637323805805e+303
 BESV = {'jv': (sc.jv, mp.besselj), 'yv': (sc.yv, mp.bessely), 'iv': (sc.iv, mp.besseli),
         'kv': (sc.kv, mp.besselk), 'jve': (sc.jve, mp.besselj), 'yve': (sc.yve, mp.bessely),
         'ive': (sc.ive, lambda v, x: mp.besseli(v, x) * mp.exp(-abs(x))),
@@ -321,12 +326,14 @@ BESV = {'jv': (sc.jv, mp.besselj), 'yv': (sc.yv, mp.bessely), 'iv': (sc.iv, mp.b
 # gives up); jve/yve are jv/yv at x = 0 too and jve/ive of an infinite order 0 as jv/iv (SciPy: nan);
 # Y of a negative half-integer order at 0 is 0 (the limit; SciPy: -inf); iv(0.5, 1e-300) does not
 # underflow (SciPy: 0); yve(400, 1) is -inf as yv (SciPy: +inf)
-BESV_FIX = {'jv': {(0, INF): 0.0}, 'yv': {(0, INF): 0.0, (-2.5, 0): 0.0},
-            'iv': {(0, INF): INF, (0.5, 1e-300): 7.978845608028654e-151}, 'kv': {},
-            'jve': {(0, INF): 0.0, (-2.5, 0): INF, (INF, 1): 0.0},
+BESV_FIX = {'jv': {(0, INF): 0.0}, 'yv': {(0, INF): 0.0, (-2.5, 0): 0.0, (NV, XV): YV_NX},
+            'iv': {(0, INF): INF, (0.5, 1e-300): 7.978845608028654e-151},
+            'kv': {(157.375, 724.375): 2.92790346184793e-309, (NV, XV): KV_NX},
+            'jve': {(0, INF): 0.0, (-2.5, 0): INF, (INF, 1): 0.0, (NV, XV): 9.560878929866668e+301},
             'yve': {(0, INF): 0.0, (0, 0): -INF, (1, 0): -INF, (-1, 0): INF, (2.5, 0): -INF, (-2.5, 0): 0.0,
-                    (400, 1): -INF, (0.5, 0): -INF},
-            'ive': {(0, INF): 0.0, (-2.5, 0): INF, (INF, 1): 0.0}, 'kve': {(0, INF): 0.0}}
+                    (400, 1): -INF, (0.5, 0): -INF, (NV, XV): YV_NX},
+            'ive': {(0, INF): 0.0, (-2.5, 0): INF, (INF, 1): 0.0, (NV, XV): 9.538961343654901e+301},
+            'kve': {(0, INF): 0.0, (NV, XV): KVE_NX}}
 # SciPy's (AMOS's) own error reaches 100 ulps at these points: refs.lua holds mpmath's value past 8
 for nm, (f, m) in BESV.items():
     spec(nm, (lambda nm: lambda: vx_points(xneg=nm in ('jv', 'iv', 'jve', 'ive')))(nm), f, ulps=64,
