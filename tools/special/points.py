@@ -125,7 +125,8 @@ for nm in ['j0', 'j1', 'y0', 'y1']:
          fix={(INF,): 0.0, (-INF,): (0.0 if nm[0] == 'j' else np.nan)},
          mpf={'j0': lambda x: mp.besselj(0, x), 'j1': lambda x: mp.besselj(1, x),
               'y0': lambda x: mp.bessely(0, x), 'y1': lambda x: mp.bessely(1, x)}[nm])
-spec('yn', lambda: two(list(rng.integers(-5, 30, 400)), logu(1e-2, 1e3, 400)), sc.yn, ulps=32, atol=1e-16, mpf=lambda n, x: mp.bessely(int(n), x))
+spec('yn', lambda: two(list(rng.integers(-5, 30, 400)), logu(1e-2, 1e3, 400)), sc.yn, ulps=32, atol=1e-16,
+     mpf=lambda n, x: mp.bessely(int(n), x), truth_ulps=4)   # SciPy's own error reaches 32 ulps (ours: 1 ulp there)
 spec('spherical_yn', lambda: two(list(rng.integers(0, 20, 400)), logu(1e-2, 1e3, 400)),
      lambda n, x: sc.spherical_yn(n.astype(int), x), ulps=16, atol=1e-16)
 spec('spherical_yn_d', lambda: two(list(rng.integers(0, 20, 400)), logu(1e-2, 1e3, 400)),
