@@ -39,13 +39,14 @@ return function(ga, sl)
     return ga.max(ga.sum(ga.abs(A), { axis = -2 })):item()
   end
 
-  -- Pade coefficients b_0..b_m, and the largest 1-norm each degree is
-  -- accurate for (Higham 2005, Table 2.3 for double, 2.2 for single)
+  -- Pade coefficients b_0..b_m, b_j = (2m-j)! m! / ((2m)! j! (m-j)!) scaled
+  -- to b_m = 1, and the largest 1-norm each degree is accurate for (Higham
+  -- 2005, Table 2.3 for double, 2.2 for single)
   local PADE = {
     [3] = { 120, 60, 12, 1 },
     [5] = { 30240, 15120, 3360, 420, 30, 1 },
     [7] = { 17297280, 8648640, 1995840, 277200, 25200, 1512, 56, 1 },
-    [9] = { 17643225600, 8821612800, 2075673600, 302702400, 36756720, 2116800, 60540, 990, 90, 1 },
+    [9] = { 17643225600, 8821612800, 2075673600, 302702400, 30270240, 2162160, 110880, 3960, 90, 1 },
     [13] = { 64764752532480000, 32382376266240000, 7771770303897600, 1187353796428800, 129060195264000,
              10559470521600, 670442572800, 33522128640, 1323241920, 40840800, 960960, 16380, 182, 1 },
   }
@@ -107,6 +108,7 @@ with a Pade approximant whose degree follows the largest 1-norm of the batch.
     return expm(A, "scipy.linalg.expm")
   end)
   sl._expm = expm
+  sl._expm_pade = PADE      -- for the CPU spec that recomputes the coefficients
 
   --- the matrix the iterations run on, and the rotation theta that keeps
   -- them off the branch cut. Raises for a singular matrix (what the
