@@ -105,6 +105,11 @@ void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_
 
 /* luaL_error with the "gpuarray: " prefix */
 int ga_error(lua_State *L, const char *fmt, ...);
+/* The name Lua called the running C function by ("empty" for ga.empty or
+** C.empty; "add" for __add), or NULL: a local's or an upvalue's name is the
+** caller's own, not a public one. For errors raised deep in a call (no
+** device, out of memory) without passing names down the hot path. */
+const char *ga_called_name(lua_State *L);
 /* Raise "gpuarray: <what>: <cudaErrorName> (<string>)" unless err is success */
 void ga_cuda_check(lua_State *L, cudaError_t err, const char *what);
 
