@@ -282,7 +282,7 @@ s.save(gst.data, (unsigned long long)i, gnst);
     local name = kind == "uniform" and dt == "float32" and "uniform_f32" or kind
     local K = KINDS[name]
     if not K then fail("random: unknown kind " .. tostring(kind)) end
-    local k = seq.kernel(self.algo, name, K[1], K[2])
+    local k = seq.kernel(self.algo, "kind_" .. name, K[1], K[2])   -- apart from draw's names
     if kind == "exponential" then return launch(self, k, out, b) end
     if kind == "poisson" then return launch(self, k, out, a) end
     return launch(self, k, out, a, b)
