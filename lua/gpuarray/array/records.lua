@@ -300,6 +300,13 @@ return function(ga)
     if t.kind == "R" then return struct_str(t.rec, false) end
     return q(short(t))
   end
+  -- a subarray field's element type (the same type without its shape)
+  local function element(t)
+    local e = {}
+    for k, v in pairs(t) do e[k] = v end
+    e.shape = nil
+    return e
+  end
   local function is_packed(r)
     local total, maxal = 0, 1
     for i, t in ipairs(r._types) do
@@ -323,10 +330,7 @@ return function(ga)
         local head = r.titles[i] ~= nil and ("(%s, %s)"):format(q(r.titles[i]), q(r.names[i])) or q(r.names[i])
         local body
         if t.shape then
-          local base = {}
-          for k, v in pairs(t) do base[k] = v end
-          base.shape = nil
-          body = construction(base) .. ", " .. shape_repr(t.shape)
+          body = construction(element(t)) .. ", " .. shape_repr(t.shape)
         else
           body = construction(t)
         end
@@ -338,10 +342,7 @@ return function(ga)
     for i, t in ipairs(r._types) do
       names[i] = q(r.names[i])
       if t.shape then
-        local base = {}
-        for k, v in pairs(t) do base[k] = v end
-        base.shape = nil
-        formats[i] = "(" .. construction(base) .. ", " .. shape_repr(t.shape) .. ")"
+        formats[i] = "(" .. construction(element(t)) .. ", " .. shape_repr(t.shape) .. ")"
       else
         formats[i] = construction(t)
       end

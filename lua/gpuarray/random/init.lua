@@ -241,8 +241,9 @@ A legacy generator object (Philox4x32-10), seeded (nil: fresh entropy).
     SEQ[mt] = methods
     api.def(methods, ([[
 random.%s:random_raw(size: shape?, output: boolean = true) -> ndarray?
-The generator's raw 32-bit words as uint64 (element k: the next word of
-state k %% size); nothing when output is false (the words are still drawn).
+The generator's raw 32-bit words as uint64 (flat element k, counted from 0:
+the next word of state k %% size); nothing when output is false (the words
+are still drawn).
 ]]):format(algo), function(self, size, output)
       local out = rawget(self, "_bits"):raw(bits.shape(size, "random.random_raw"))
       if output then return out end
@@ -252,7 +253,7 @@ state k %% size); nothing when output is false (the words are still drawn).
 random.%s(seed: integer?, *, size: integer = 256000) -> BitGenerator
 %s
 size device states (CuPy's default, 1000 * 256), each stepped in sequence:
-element k of a draw comes from state k %% size. Seeded through SplitMix64
+flat element k of a draw (counted from 0) comes from state k %% size. Seeded through SplitMix64
 (not cuRAND's subsequences): the numbers are not cuRAND's for the same seed.
 ]]):format(algo, summary), function(seed, size)
       return setmetatable({ _bits = seq.new(algo, seed, size, "random." .. algo) }, mt)
