@@ -109,6 +109,10 @@ describe("format_parser", function()
     helper.assert_gaerror(function() ga.format_parser('f8', nil, nil, false, 'q') end, "not a valid byte order")
     helper.assert_gaerror(function() ga.format_parser(5, nil, nil) end, "format_parser: formats must be")
     helper.assert_gaerror(function() ga.format_parser('f8', nil, nil, { alined = true }) end, "did you mean")
+    -- NumPy's sizes are C ints
+    helper.assert_gaerror(function() ga.format_parser('S99999999999', nil, nil) end, "99999999999 is too large")
+    helper.assert_gaerror(function() ga.format_parser('(65536,65536)f8', nil, nil) end,
+                          "format_parser: '(65536,65536)f8' is too large (itemsize over 2^31 - 1)")
   end)
 
   it("a record cannot make an ndarray: the binder refuses it, naming the function", function()
@@ -210,6 +214,13 @@ describe("make_aligned_dtype", function()
     helper.assert_gaerror(function() ga.make_aligned_dtype({ { "a", "f4" }, { "a", "i1" } }) end,
                           "duplicate field name 'a'")
     helper.assert_gaerror(function() ga.make_aligned_dtype(5) end, "make_aligned_dtype: dtype must be")
+    helper.assert_gaerror(function() ga.make_aligned_dtype({ names = { "a", 2 }, formats = { "f8", "i1" } }) end,
+                          "make_aligned_dtype: names[2] must be a string")
+    helper.assert_gaerror(function()
+      ga.make_aligned_dtype({ names = { "a" }, formats = { "f8" }, offsets = { -8 } })
+    end, "offsets[1] must be an integer >= 0")
+    helper.assert_gaerror(function() ga.make_aligned_dtype({ names = { "a" }, formats = { "f8", "i1" } }) end,
+                          "names and formats lists of the same length")
     helper.assert_gaerror(function() ga.empty(2, ga.make_aligned_dtype("f4,i1")) end, "empty: dtype must be a dtype")
   end)
 end)

@@ -108,18 +108,25 @@ return function(ga)
   local parse_one, format_record, record_from   -- forward
 
   -- one format item: [shape prefix][byte order]code[size]
+  local MAX = 0x7fffffff   -- NumPy's itemsizes and dimensions are C ints
   local function parse_scalar(s, fname)
     local text = s
+    -- a size or dimension written in the format
+    local function count(digits)
+      local n = #digits <= 10 and math.tointeger(tonumber(digits)) or nil
+      if not n or n > MAX then fail(("%s: '%s': %s is too large"):format(fname, text, digits)) end
+      return n
+    end
     s = s:match("^%s*(.-)%s*$")
     local shape
     local dims, rest = s:match("^%(([%d%s,]*)%)%s*(.*)$")
     if dims then
       shape = {}
-      for d in dims:gmatch("%d+") do shape[#shape + 1] = math.tointeger(tonumber(d)) end
+      for d in dims:gmatch("%d+") do shape[#shape + 1] = count(d) end
       s = rest
     else
       local n, r = s:match("^(%d+)(%a.*)$")
-      if n then shape, s = { math.tointeger(tonumber(n)) }, r end
+      if n then shape, s = { count(n) }, r end
     end
     local order = ""
     local o, r = s:match("^([<>=|])(.*)$")
@@ -131,7 +138,7 @@ return function(ga)
     else
       local k, n = s:match("^([SaUV])(%d+)$")
       if not k then fail(("%s: data type '%s' not understood"):format(fname, text)) end
-      n = math.tointeger(tonumber(n))
+      n = count(n)
       if k == "a" then k = "S" end
       t = { kind = k, size = k == "U" and 4 * n or n }
     end
@@ -142,11 +149,11 @@ return function(ga)
     else
       t.order = order == ">" and ">" or "<"
     end
-    if shape and #shape > 0 then
-      for _, d in ipairs(shape) do
-        if d < 0 then fail(("%s: invalid shape in '%s'"):format(fname, text)) end
-      end
-      t.shape = shape
+    if shape and #shape > 0 then t.shape = shape end
+    local bytes = t.size
+    for _, d in ipairs(shape or {}) do
+      bytes = bytes * d
+      if bytes > MAX then fail(("%s: '%s' is too large (itemsize over 2^31 - 1)"):format(fname, text)) end
     end
     return t
   end
@@ -275,6 +282,23 @@ return function(ga)
     if v.names ~= nil or v.formats ~= nil then
       if type(v.names) ~= "table" or type(v.formats) ~= "table" or #v.names ~= #v.formats then
         fail(fname .. ": a dict dtype needs names and formats lists of the same length")
+      end
+      for i = 1, #v.names do
+        if type(v.names[i]) ~= "string" then fail(("%s: names[%d] must be a string"):format(fname, i)) end
+        if v.titles ~= nil and v.titles[i] ~= nil and type(v.titles[i]) ~= "string" then
+          fail(("%s: titles[%d] must be a string"):format(fname, i))
+        end
+      end
+      if v.offsets ~= nil and (type(v.offsets) ~= "table" or #v.offsets ~= #v.names) then
+        fail(fname .. ": offsets must be a list as long as names")
+      end
+      for i = 1, v.offsets and #v.offsets or 0 do
+        if math.type(v.offsets[i]) ~= "integer" or v.offsets[i] < 0 then
+          fail(("%s: offsets[%d] must be an integer >= 0"):format(fname, i))
+        end
+      end
+      if v.itemsize ~= nil and (math.type(v.itemsize) ~= "integer" or v.itemsize < 0) then
+        fail(fname .. ": itemsize must be an integer >= 0")
       end
       local types = {}
       for i, f in ipairs(v.formats) do types[i] = parse_one(f, fname) end
