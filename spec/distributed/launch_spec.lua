@@ -45,7 +45,8 @@ describe("distributed: the launcher's environment", function()
   local cases = {
     { "Open MPI", { OMPI_COMM_WORLD_RANK = "3", OMPI_COMM_WORLD_SIZE = "8", OMPI_COMM_WORLD_LOCAL_RANK = "1" }, true },
     { "MPICH/PMI", { PMI_RANK = "2", PMI_SIZE = "4", MPI_LOCALRANKID = "0" }, true },
-    { "torchrun", { RANK = "1", WORLD_SIZE = "2", LOCAL_RANK = "1", MASTER_ADDR = "node7", MASTER_PORT = "29500" }, false },
+    { "torchrun", { RANK = "1", WORLD_SIZE = "2", LOCAL_RANK = "1", MASTER_ADDR = "node7", MASTER_PORT = "29500" },
+      false },
     { "Slurm", { SLURM_PROCID = "5", SLURM_NTASKS = "6", SLURM_LOCALID = "2" }, false },
   }
 
@@ -128,7 +129,8 @@ describe("distributed: the launcher's environment", function()
       local ok, e = pcall(ga.distributed.environment); print(e)
       ok, e = pcall(ga.distributed.init); print(e)]])
     assert.is_true(ok, out)
-    assert.are.equal("gpuarray: distributed.environment: RANK=3 is not a rank of a world of WORLD_SIZE=2 (ranks are 0 to 1)\n"
+    assert.are.equal(
+      "gpuarray: distributed.environment: RANK=3 is not a rank of a world of WORLD_SIZE=2 (ranks are 0 to 1)\n"
       .. "gpuarray: distributed.init: RANK=3 is not a rank of a world of WORLD_SIZE=2 (ranks are 0 to 1)\n", out)
   end)
 
@@ -144,7 +146,8 @@ describe("distributed: the launcher's environment", function()
   end)
 
   it("under mpirun without libmpi, init names the library it could not load", function()
-    local ok, out = child({ OMPI_COMM_WORLD_RANK = "0", OMPI_COMM_WORLD_SIZE = "2", GPUARRAY_MPI = "/nonexistent/libmpi.so" },
+    local ok, out = child({ OMPI_COMM_WORLD_RANK = "0", OMPI_COMM_WORLD_SIZE = "2",
+      GPUARRAY_MPI = "/nonexistent/libmpi.so" },
       [[local ga = require "gpuarray"
       print(ga._core.distributed.mpi_available())
       print(select(2, pcall(ga.distributed.init)))]])
@@ -165,7 +168,8 @@ describe("distributed: the launcher's environment", function()
     assert.matches("n_devices must be at least 1", err_of(d.init, 0, 0))
     assert.matches("timeout must be positive", err_of(d.init, { timeout = 0 }))
     assert.matches("unknown option 'stor'", err_of(d.init, { stor = "file:/tmp" }))
-    assert.matches("the arguments started 2 ranks and there is no way to share NCCL's id", err_of(d.init, 2, 0), 1, true)
+    assert.matches("the arguments started 2 ranks and there is no way to share NCCL's id", err_of(d.init, 2, 0), 1,
+      true)
     assert.is_false(d.is_initialized())
   end)
 
@@ -175,7 +179,8 @@ describe("distributed: the launcher's environment", function()
         :format(name), err_of(ga.distributed[name]))
     end
     assert.matches("distributed.new_group: ranks must be", err_of(ga.distributed.new_group, 3))
-    assert.matches("distributed.new_group: ga.distributed.init%(%) was not called", err_of(ga.distributed.new_group, { 0 }))
+    assert.matches("distributed.new_group: ga.distributed.init%(%) was not called",
+      err_of(ga.distributed.new_group, { 0 }))
     ga.distributed.finalize()   -- nothing to do: no error
   end)
 end)
@@ -186,7 +191,8 @@ describe("distributed: the device of a rank", function()
     assert.are.equal(0, env.device(3, 3, 1, raiser))      -- one visible device: 0 for every rank
     assert.are.equal(1, env.device(nil, 5, 4, raiser))
     assert.are.equal(
-      "FAIL: local rank 2 has no device of its own: 2 are visible (start at most 2 ranks per node, or give each rank its own CUDA_VISIBLE_DEVICES)",
+      "FAIL: local rank 2 has no device of its own: 2 are visible (start at most 2 ranks per node, "
+        .. "or give each rank its own CUDA_VISIBLE_DEVICES)",
       err_of(env.device, 2, 2, 2, raiser))
     assert.are.equal("FAIL: no CUDA device is visible to this rank", err_of(env.device, 0, 0, 0, raiser))
   end)
@@ -218,7 +224,8 @@ describe("distributed: new_group's split", function()
 
   it("names a bad list", function()
     assert.are.equal("FAIL: ranks is empty (a group needs at least one rank)", err_of(split.key, {}, 0, 2, raiser))
-    assert.are.equal("FAIL: rank 2 is not in the group of 2 (ranks are 0-based: 0 to 1)", err_of(split.key, { 0, 2 }, 0, 2, raiser))
+    assert.are.equal("FAIL: rank 2 is not in the group of 2 (ranks are 0-based: 0 to 1)", err_of(split.key, { 0,
+      2 }, 0, 2, raiser))
     assert.are.equal("FAIL: rank 1 is listed twice", err_of(split.key, { 1, 1 }, 0, 2, raiser))
     assert.are.equal("FAIL: ranks[2] is not an integer (got 0.5)", err_of(split.key, { 1, 0.5 }, 0, 2, raiser))
   end)
@@ -303,7 +310,8 @@ describe("distributed: the file store", function()
   it("a missing directory is named", function()
     local e = err_of(store.rendezvous, { dir = "/nonexistent/store", key = "k", rank = 1, size = 2, timeout = 1,
       now = os.clock, sleep = function() end, fail = raiser })
-    assert.are.equal('FAIL: the store directory /nonexistent/store does not exist (store = "file:/nonexistent/store")', e)
+    assert.are.equal('FAIL: the store directory /nonexistent/store does not exist '
+      .. '(store = "file:/nonexistent/store")', e)
   end)
 end)
 

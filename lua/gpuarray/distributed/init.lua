@@ -98,7 +98,7 @@ naming who did not arrive. blocking = true starts NCCL blocking (no timeout). Ra
     if state.world and state.world.comm.alive then
       fail("already initialized (ga.distributed.finalize() or the world's destroy() first)")
     end
-    if not (timeout > 0) then fail(("timeout must be positive (got %s)"):format(tostring(timeout))) end
+    if timeout ~= timeout or timeout <= 0 then fail(("timeout must be positive (got %s)"):format(tostring(timeout))) end
     local info
     if n_devices ~= nil or rank ~= nil then
       if n_devices == nil or rank == nil then fail("give both n_devices and rank, or neither (then the launcher's)") end
@@ -155,5 +155,5 @@ Destroys the world communicator and ends MPI when init started it.
     end
   end
   ga.distributed = distributed
-  -- require("gpuarray.distributed.array")(ga, distributed)
+  require("gpuarray.distributed.array")(ga, distributed)
 end

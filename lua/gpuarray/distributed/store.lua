@@ -58,7 +58,8 @@ end
 -- now and sleep (the clock), fail(msg) (raises).
 function M.rendezvous(o)
   local fail = o.fail
-  if not exists(o.dir) then fail(("the store directory %s does not exist (store = \"file:%s\")"):format(o.dir, o.dir)) end
+  if not exists(o.dir) then fail(("the store directory %s does not exist (store = \"file:%s\")"):format(o.dir,
+    o.dir)) end
   local base = o.dir .. "/" .. o.key
   local deadline = o.now() + o.timeout
   if o.rank == 0 then
