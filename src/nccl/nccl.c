@@ -162,9 +162,28 @@ static int settle(const ga_nccl_api *nc, ga_nccl_comm cm, int status) {
   return status;
 }
 
-/* Queue or fail: NCCL's status as a gpuarray error */
+/* The communicators used inside the open group (group_start ..
+** group_end) of this thread: ncclGroupEnd answers ncclInProgress for
+** non-blocking ones, and each must then be waited for */
+#define GROUP_MAX 64
+static _Thread_local int group_depth, group_n;
+static _Thread_local ga_nccl_comm group_comms[GROUP_MAX];
+
+static void group_note(ga_nccl_comm cm) {
+  for (int i = 0; i < group_n; i++)
+    if (group_comms[i] == cm) return;
+  if (group_n < GROUP_MAX) group_comms[group_n++] = cm;
+}
+
+/* Queue or fail: NCCL's status as a gpuarray error (inside a group, the
+** work starts at group_end, which waits for it) */
 static void done(lua_State *L, const comm *c, int status, const char *fname, const char *call) {
-  if (status == GA_NCCL_IN_PROGRESS) status = settle(ga_nccl_try(NULL), c->comm, status);
+  if (group_depth > 0) {
+    group_note(c->comm);
+    if (status == GA_NCCL_IN_PROGRESS) status = 0;
+  } else if (status == GA_NCCL_IN_PROGRESS) {
+    status = settle(ga_nccl_try(NULL), c->comm, status);
+  }
   ga_nccl_check(L, status, c->comm, fname, call);
 }
 
@@ -571,6 +590,7 @@ static int l_init_all(lua_State *L) {
 static int l_group_start(lua_State *L) {
   const ga_nccl_api *nc = ga_nccl(L, "group_start");
   ga_nccl_check(L, nc->group_start(), NULL, "group_start", "ncclGroupStart");
+  if (group_depth++ == 0) group_n = 0;
   return 0;
 }
 
@@ -578,6 +598,15 @@ static int l_group_end(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   const ga_nccl_api *nc = ga_nccl(L, "group_end");
   int status = nc->group_end();
+  if (group_depth > 0 && --group_depth == 0) {
+    /* non-blocking communicators: the group goes on in the background */
+    for (int i = 0; i < group_n && status == GA_NCCL_IN_PROGRESS; i++) {
+      int st = settle(nc, group_comms[i], GA_NCCL_IN_PROGRESS);
+      if (st != 0) status = st;
+    }
+    if (status == GA_NCCL_IN_PROGRESS) status = 0;
+    group_n = 0;
+  }
   if (ctx->device >= 0) (void)cudaSetDevice(ctx->device);   /* the group may have moved it */
   ga_nccl_check(L, status, NULL, "group_end", "ncclGroupEnd");
   return 0;
