@@ -51,6 +51,7 @@ require("gpuarray.functional")(ga)
 require("gpuarray.fuse")(ga)
 require("gpuarray.graph")(ga)
 require("gpuarray.nccl")(ga)
+require("gpuarray.distributed")(ga)
 require("gpuarray.scipy")(ga)
 -- last: the C functions' declarations wrap what the rooms above left in place
 require("gpuarray.runtime")(ga)
