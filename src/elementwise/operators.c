@@ -30,10 +30,16 @@ static int l_unary(lua_State *L) {
   return ga_ufunc_apply(L, upufunc(L), in, 0, -1);
 }
 
+/* self must be an array; a pending one stays pending (lazy evaluation) */
+static void check_self(lua_State *L) {
+  ga_array *a = ga_toarray(L, 1);
+  if (!a || (a->flags & GA_F_FREED)) ga_checkarray(L, 1);   /* raises */
+}
+
 /* x:eq(y) and friends */
 static int l_method(lua_State *L) {
   static const int in[2] = {1, 2};
-  ga_checkarray(L, 1);
+  check_self(L);
   luaL_checkany(L, 2);
   return ga_ufunc_apply(L, upufunc(L), in, 0, -1);
 }
@@ -41,7 +47,7 @@ static int l_method(lua_State *L) {
 /* x:add_(y): x = x + y in place (same_kind casting into x), returns x */
 static int l_inplace(lua_State *L) {
   static const int in[2] = {1, 2};
-  ga_checkarray(L, 1);
+  check_self(L);
   luaL_checkany(L, 2);
   lua_settop(L, 2);
   return ga_ufunc_apply(L, upufunc(L), in, 1, -1);
@@ -78,6 +84,7 @@ static int read_value(lua_State *L, int idx, cmpval *v, const char *op) {
   if (a) {
     if (a->flags & GA_F_FREED) ga_error(L, "%s: the array was freed", op);
     if (a->ndim != 0) return 0;
+    ga_array_ready(L, a, GA_LZ_READ);
     if (GA_IS_COMPLEX(a->dtype)) ga_error(L, "%s: complex values are not ordered", op);
     ga_check_device(L, ga_ctx(L), a, op);
     ga_value e;
