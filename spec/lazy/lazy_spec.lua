@@ -253,7 +253,11 @@ describe("lazy evaluation (CPU)", function()
       end
       -- shape-only questions do not
       local p = a * 2
-      local _ = #p, p.shape, p.dtype, p.ndim, p.size
+      assert.are.equal(4, #p)
+      assert.are.same({ 4, 3 }, p.shape)
+      assert.are.equal("float32", p.dtype)
+      assert.are.equal(12, p.size)
+      assert.are.equal(2, p.ndim)
       assert.is_not_nil(T.lazy_info(p))
       pcall(ga.empty_like, p)                 -- (allocating needs a device)
       assert.is_not_nil(T.lazy_info(p), "empty_like reads the shape only")
