@@ -320,6 +320,12 @@ extern "C" __global__ void lz_add(const float* x1, const float* x2, float* y) {
       local q = x + 0.5
       local v = ga.from_dlpack(q)               -- a view of an ndarray
       assert.are.equal(9.5, v[{ 10 }]:item())
+      -- imported (wrapped) memory can change behind the recorder: eager
+      local w = ga.from_dlpack(x:to_dlpack())
+      local r = w * 2
+      assert(not pending(r), "a call on wrapped memory runs eagerly")
+      assert(not pending(w:astype("float32")), "astype of wrapped memory runs eagerly")
+      assert.are.equal(18, r[{ 10 }]:item())
     end)
   end)
 

@@ -82,6 +82,21 @@ int ga_ew_shape(lua_State *L, const ga_ewcall *c, int64_t *shape, int *same) {
   return nd;
 }
 
+void ga_ew_call_defaults(ga_ewcall *c, const ga_state *ctx, ga_ewcache *cache,
+                         void (*make_spec)(const ga_ewcall *c, ga_ewspec *s), const void *ud, int loop) {
+  c->param_name = NULL;
+  c->size = -1;
+  c->reduce_dims = c->allow_vin = c->copy_overlaps = 1;
+  c->block = 0;
+  c->stream = ctx->stream;
+  c->cache = cache;
+  c->make_spec = make_spec;
+  c->ud = ud;
+  c->loop = loop;
+  c->nopts = 0;
+  c->opts = NULL;
+}
+
 int ga_ew_run(lua_State *L, ga_state *ctx, ga_ewcall *c) {
   int64_t shape[GA_MAXDIM];
   int same;

@@ -100,6 +100,10 @@ typedef struct ga_lazy {
   uint64_t log[64];
 } ga_lazy;
 
+/* Whether the recorder takes array a (operand or output) in a call; a call
+** with any array it does not take runs eagerly (lazy_lua.c) */
+int ga_lz_takes(const ga_state *ctx, const ga_array *a);
+
 /* ===================================================================== */
 /* lazy_graph.c: nodes, recs, registration, recording                    */
 /* ===================================================================== */
@@ -131,7 +135,7 @@ void ga_lz_rec_register(ga_lzrec *r);
 void ga_lz_progs_free(ga_lazy *z);    /* lazy_eval.c */
 /* (test hook) a block of host memory in place of device memory */
 ga_block *ga_lz_host_block(lua_State *L, size_t nbytes);
-void ga_open_lazy_graph(lua_State *L);
+void ga_open_lazy_graph(void);        /* the release hook (once per process) */
 
 /* ===================================================================== */
 /* lazy_eval.c: settling and the hazards                                 */
@@ -145,7 +149,8 @@ void ga_lz_flush_block(lua_State *L, ga_state *ctx, ga_block *b, int readers, co
 void ga_lz_flush_all(lua_State *L, ga_state *ctx, const char *why);
 /* The CUDA source the settling of a would compile now (ga.get_lazy_source) */
 void ga_lz_source(lua_State *L, ga_state *ctx, ga_array *a);
-void ga_open_lazy_eval(lua_State *L);
+void ga_open_lazy_eval(void);         /* the ready, flush and pressure hooks (once per process) */
+void ga_open_lazy_eval_funcs(lua_State *L);   /* core.elementwise.lazy_set_codegen */
 
 /* ===================================================================== */
 /* ufunc.c: what the recorder needs of a ufunc                           */

@@ -296,18 +296,8 @@ static void run_program(lua_State *L, ga_state *ctx, const lzgraph *g, ga_array 
   c.dtype[np] = out->dtype;
   c.idx[np] = 0;
   c.a[np] = out;
-  c.param_name = NULL;
-  c.size = -1;
-  c.reduce_dims = c.allow_vin = c.copy_overlaps = 1;
-  c.block = 0;
-  c.stream = ctx->stream;
-  c.cache = &p->memo;
   for (int w = 0; w < GA_EWKEY_WORDS; w++) c.key[w] = 0;
-  c.make_spec = prog_spec;
-  c.ud = p;
-  c.loop = 0;
-  c.nopts = 0;
-  c.opts = NULL;
+  ga_ew_call_defaults(&c, ctx, &p->memo, prog_spec, p, 0);
   ga_ew_run(L, ctx, &c);
   ctx->lz->kernels++;
 }
@@ -585,9 +575,10 @@ static const luaL_Reg eval_funcs[] = {
   {NULL, NULL}
 };
 
-void ga_open_lazy_eval(lua_State *L) {
+void ga_open_lazy_eval(void) {
   ga_lazy_hook.ready = lz_ready;
   ga_lazy_flush_fn = lz_flush_hook;
   ga_lazy_pressure_fn = lz_pressure;
-  ga_setprivate(L, "elementwise", eval_funcs);
 }
+
+void ga_open_lazy_eval_funcs(lua_State *L) { ga_setprivate(L, "elementwise", eval_funcs); }

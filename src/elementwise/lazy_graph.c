@@ -286,7 +286,4 @@ void ga_lz_store(lua_State *L, ga_state *ctx, ga_array *out, ga_lznode *n) {
   ga_lz_rec_register(r);
 }
 
-void ga_open_lazy_graph(lua_State *L) {
-  ga_lazy_hook.release = lz_release;
-  (void)L;
-}
+void ga_open_lazy_graph(void) { ga_lazy_hook.release = lz_release; }

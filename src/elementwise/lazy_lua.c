@@ -6,6 +6,7 @@
 ** where and clip (their Lua functions call core.elementwise.lazy_where and
 ** lazy_clip), and test hooks that show the recorder's structure.
 */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,9 +19,16 @@ static int lazy_default(void) {
   return !(strcmp(e, "0") == 0 || strcmp(e, "off") == 0 || strcmp(e, "false") == 0);
 }
 
-/* An array the recorder can take as an operand */
-static int usable(const ga_state *ctx, const ga_array *a) {
-  return !(a->flags & GA_F_FREED) && a->device == ctx->device;
+static void free_host(void *ctx, void *ptr);
+
+/* An array the recorder can take (lazy.h): on the current device, in
+** memory gpuarray owns (a pool's, or a dry run's host block), or pending.
+** Memory wrapped from outside (ga_wrap, a DLPack import) can be read or
+** written behind the recorder's back: calls on it run eagerly. */
+int ga_lz_takes(const ga_state *ctx, const ga_array *a) {
+  if ((a->flags & GA_F_FREED) || a->device != ctx->device) return 0;
+  const ga_block *b = a->block;
+  return !b || b->pool || b->release == free_host;
 }
 
 static int recording(const ga_state *ctx) { return ctx->lazy && !ctx->capture; }
@@ -87,7 +95,7 @@ static int l_lazy_source(lua_State *L) {
 static int lz_astype(lua_State *L, int idx, int dtype) {
   ga_state *ctx = ga_state_get(L);
   ga_array *a = ga_toarray_in(L, ctx, idx);
-  if (!recording(ctx) || !a || !usable(ctx, a)) return 0;
+  if (!recording(ctx) || !a || !ga_lz_takes(ctx, a)) return 0;
   ga_lznode *n = ga_lz_node_new(L, LZ_CAST, dtype);
   n->op.nargs = 1;
   n->op.arg[0] = ga_lz_operand(L, ctx, a);
@@ -124,7 +132,7 @@ static int operands_ok(lua_State *L, ga_state *ctx, int first, int n, int *nd, i
   for (int i = 0; i < n; i++) {
     ga_array *a = ga_toarray_in(L, ctx, first + i);
     if (a) {
-      if (!usable(ctx, a)) return 0;
+      if (!ga_lz_takes(ctx, a)) return 0;
       ndims[nb] = a->ndim;
       shapes[nb++] = a->shape;
     } else if (!lua_isnil(L, first + i) && !ga_toscalar(L, first + i)) {
@@ -320,13 +328,23 @@ static const luaL_Reg lazy_methods[] = {
   {NULL, NULL}
 };
 
+/* The hooks are process-wide constants: installed once (several threads
+** may open states at once; pthread_once orders the writes before any
+** state's use) */
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void install_hooks(void) {
+  ga_lazy_hook.astype = lz_astype;
+  ga_open_lazy_graph();
+  ga_open_lazy_eval();
+}
+
 void ga_open_lazy(lua_State *L) {
   ga_state *ctx = ga_state_get(L);
   if (!ctx->lz) ctx->lazy = lazy_default();   /* the first open in this state */
   ga_lz_state(L, ctx);                        /* before any array: lua_close finalizes it last */
-  ga_lazy_hook.astype = lz_astype;
-  ga_open_lazy_graph(L);
-  ga_open_lazy_eval(L);
+  pthread_once(&hooks_once, install_hooks);
+  ga_open_lazy_eval_funcs(L);
   ga_setprivate(L, "elementwise", lazy_funcs);
   ga_setprivate(L, GA_TEST, lazy_test);
   ga_push_methods(L);

@@ -217,14 +217,15 @@ static void call_spec(const ga_ewcall *c, ga_ewspec *s) {
 
 /* The lazy recorder takes the call (lazy.h) when it is on, no capture
 ** records the launches, an array is among the inputs (scalars alone give a
-** 0-d array eagerly), every array is on the current device (the eager
-** call raises otherwise), and a multi-output ufunc writes no out= */
+** 0-d array eagerly), the recorder takes every array (on the current
+** device: the eager call raises otherwise; not wrapped memory), and a
+** multi-output ufunc writes no out= */
 static int recordable(const ga_state *ctx, const ga_ufunc *u, const ga_ewcall *c) {
   if (!ctx->lazy || ctx->capture) return 0;
   int arrays = 0;
   for (int k = 0; k < c->np; k++) {
     if (!c->a[k]) continue;
-    if (c->a[k]->device != ctx->device) return 0;
+    if (!ga_lz_takes(ctx, c->a[k])) return 0;
     if (c->out[k] && u->nout > 1) return 0;
     arrays += !c->out[k];
   }
@@ -321,17 +322,7 @@ static int apply(lua_State *L, ga_ufunc *u, const int *in_idx, const int *out_id
     c.a[k] = out;
     c.key[2] |= (uint64_t)otype << (8 * j);
   }
-  c.param_name = NULL;
-  c.size = -1;
-  c.reduce_dims = c.allow_vin = c.copy_overlaps = 1;
-  c.block = 0;
-  c.stream = ctx->stream;
-  c.cache = &u->cache;
-  c.make_spec = call_spec;
-  c.ud = u;
-  c.loop = l;
-  c.nopts = 0;
-  c.opts = NULL;
+  ga_ew_call_defaults(&c, ctx, &u->cache, call_spec, u, l);
   if (recordable(ctx, u, &c)) return record(L, ctx, u, l, &c);
   /* eagerly: pending operands are computed, pending work on the output's
   ** memory settled */
@@ -394,17 +385,7 @@ void ga_ufunc_run_loop(lua_State *L, ga_state *ctx, ga_ufunc *u, int l, ga_array
   c.dtype[nin] = out->dtype;
   c.idx[nin] = 0;
   c.a[nin] = out;
-  c.param_name = NULL;
-  c.size = -1;
-  c.reduce_dims = c.allow_vin = c.copy_overlaps = 1;
-  c.block = 0;
-  c.stream = ctx->stream;
-  c.cache = &u->cache;
-  c.make_spec = call_spec;
-  c.ud = u;
-  c.loop = l;
-  c.nopts = 0;
-  c.opts = NULL;
+  ga_ew_call_defaults(&c, ctx, &u->cache, call_spec, u, l);
   ga_ew_run(L, ctx, &c);
 }
 

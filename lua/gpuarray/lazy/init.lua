@@ -25,10 +25,10 @@ Whether elementwise work is recorded (lazy evaluation) in this Lua state.
   -- ga.eval is a C function (no binder on the path: it takes any values)
   ga.eval = E.lazy_eval
   api.declare([[
-eval(...: any) -> ...
+eval(...: any|dict) -> ...
 Compute the pending arrays among the arguments (lazy evaluation) and
-return the arguments. Arrays that are not pending and other values pass
-through unchanged.
+return the arguments. Arrays that are not pending and other values
+(tables included: no options) pass through unchanged.
 ]], ga.eval)
 
   api.declare([[
