@@ -86,6 +86,7 @@ static ga_array *check_buffer(lua_State *L, int idx, const comm *c, const char *
              c->device);
   if (!(a->flags & GA_F_C) && a->size > 1)
     ga_error(L, "%s: %s must be C-contiguous (x:copy() makes a contiguous copy)", fname, what);
+  ga_array_ready(L, a, GA_LZ_WRITE);   /* (lazy evaluation: read or written by NCCL) */
   return a;
 }
 

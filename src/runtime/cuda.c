@@ -235,6 +235,7 @@ static int l_device_properties(lua_State *L) {
 
 static int l_synchronize(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
+  ga_lazy_flush(L, ctx, "synchronize");
   ga_device_enter(L, ctx);
   ga_capture_guard_device(L, ctx, "synchronize");
   ga_cuda_check(L, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -313,6 +314,7 @@ static int l_l2_fetch_granularity(lua_State *L) {
 
 static int l_stream_sync(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
+  ga_lazy_flush(L, ctx, "_stream_sync");
   ga_device_enter(L, ctx);
   ga_capture_guard(L, ctx, ctx->stream, "_stream_sync");
   ga_cuda_check(L, cudaStreamSynchronize(ctx->stream), "cudaStreamSynchronize");
