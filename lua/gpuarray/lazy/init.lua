@@ -13,7 +13,7 @@ return function(ga)
   api.def(ga, [[
 set_lazy(on: boolean) -> boolean
 Turn lazy evaluation of elementwise work on or off for this Lua state
-(default on; GPUARRAY_LAZY=0 in the environment starts it off). Pending
+(default off in this release; GPUARRAY_LAZY=1 in the environment starts it on). Pending
 work is computed first either way. Returns the previous setting.
 ]], function(on) return E.lazy_set(on) end)
 
