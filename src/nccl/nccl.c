@@ -505,13 +505,9 @@ static int l_poll(lua_State *L) {
   return 1;
 }
 
-/* c:split(color, key[, blocking]) -> the communicator of the ranks that
-** gave the same color, ranked by key (ncclCommSplit; every rank of c calls
-** it); color -1 (NCCL_SPLIT_NOCOLOR): this rank joins none and gets nil.
-** The child inherits c's config, or is made blocking when blocking is true
-** (distributed.init: a world started non-blocking, for its timeout, is
-** split once into a blocking one, whose collectives are queued when they
-** return) */
+/* c:split(color, key) -> the communicator of the ranks that gave the same
+** color, ranked by key (ncclCommSplit; every rank of c calls it); color
+** -1 (NCCL_SPLIT_NOCOLOR): this rank joins none and gets nil */
 static int l_split(lua_State *L) {
   static const char *fname = "new_group";
   comm *c = check_comm(L, fname);
@@ -526,9 +522,7 @@ static int l_split(lua_State *L) {
     ga_error(L, "%s: the communicator is on device %d, the current device is %d", fname, c->device, ctx->device);
   comm *n = (comm *)ga_object_new(L, &comm_type, sizeof *n, 0);
   ga_nccl_comm made = NULL;
-  ga_nccl_config config = {sizeof config, 0xcafebeef, 21400, 1, INT_MIN, INT_MIN, INT_MIN, NULL};
-  int status = settle(nc, c->comm, nc->comm_split(c->comm, (int)color, (int)key, &made,
-                                                  lua_toboolean(L, 4) ? &config : NULL));
+  int status = settle(nc, c->comm, nc->comm_split(c->comm, (int)color, (int)key, &made, NULL));
   if (status == 0 && made) status = settle(nc, made, GA_NCCL_IN_PROGRESS);
   ga_nccl_check(L, status, c->comm, fname, "ncclCommSplit");
   if (!made) {

@@ -81,14 +81,7 @@ MPI_LOCALRANKID or PMI_LOCAL_RANK), torchrun (RANK/WORLD_SIZE/LOCAL_RANK), Slurm
       end
       core.sleep(0.002)
     end
-    -- every rank is there now: the world becomes a blocking communicator
-    -- (split once, all ranks), whose collectives are queued on the stream
-    -- when they return (the non-blocking one's went on in NCCL's
-    -- background: results read right after were stale on the H100s, and
-    -- the groups it split off were not ready)
-    local world = comm:split(0, info.rank, true)
-    comm:destroy()
-    return world
+    return comm
   end
 
   def(distributed, [[
