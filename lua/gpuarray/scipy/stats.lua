@@ -17,7 +17,7 @@ return function(ga, scipy)
   end
   local function as_float(x)
     local dt = x.dtype
-    local float = { float16 = true, float32 = true, float64 = true, complex64 = true, complex128 = true }
+    local float = { float16 = true, bfloat16 = true, float32 = true, float64 = true, complex64 = true, complex128 = true }
     if float[dt] then return x end
     return x:astype("float64")
   end
