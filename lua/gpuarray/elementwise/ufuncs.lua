@@ -15,7 +15,8 @@
 -- promoted dtype is taken first (NumPy 2's dispatch): bfloat16's loops come
 -- after float64's, so that integers still find float16/32/64 first (under
 -- JAX's promotion every integer casts to bfloat16), and bfloat16 finds its
--- own. float16 and bfloat16 loops compute in float32 and round once; the helpers (ga_floor_divide, ga_maximum, ...) live in
+-- own. float16 and bfloat16 loops compute in float32 and round once; the
+-- helpers (ga_floor_divide, ga_maximum, ...) live in
 -- kernels/common/math.cuh. Each ufunc is declared (API.md §0) with its
 -- one-line doc from ufunc_docs.lua; its methods (reduce, accumulate,
 -- reduceat, outer, at) come from lua/gpuarray/math/ufunc_methods.lua.
