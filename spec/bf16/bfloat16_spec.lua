@@ -422,4 +422,42 @@ describe("bfloat16: what has none", function()
     helper.assert_gaerror(function() ga.random.random(4, "float16") end,
                           "random.random: dtype must be float32, float64 or bfloat16, got float16")
   end)
+
+  it("fft and .npy raise naming the way out, before any work (empty arrays, no device)", function()
+    local x = ga.empty(0, "bfloat16")
+    for _, f in ipairs { "fft", "ifft", "rfft", "fftn" } do
+      helper.assert_gaerror(function() ga.fft[f](x) end,
+                            "fft." .. f .. ": cuFFT has no bfloat16 transforms for general sizes; convert first: "
+                            .. 'x:astype("float32")')
+    end
+    local path = os.tmpname()
+    os.remove(path)
+    for _, f in ipairs { "save", "savez", "savez_compressed" } do
+      helper.assert_gaerror(function() ga[f](path, x) end, f .. ": .npy files have no bfloat16 dtype; save "
+                            .. 'x:astype("float32") instead')
+    end
+    for _, ext in ipairs { "", ".npy", ".npz" } do
+      local fh = io.open(path .. ext, "rb")
+      if fh then fh:close() end
+      assert.is_nil(fh, "a file was written: " .. path .. ext)
+    end
+  end)
+
+  it("products follow the promotion table (empty operands, no device)", function()
+    local function m(shape, dt) return ga.empty(shape, dt) end
+    assert.equal("bfloat16", ga.matmul(m({ 0, 3 }, "bfloat16"), m({ 3, 0 }, "bfloat16")).dtype)
+    assert.equal("float32", ga.matmul(m({ 0, 3 }, "float16"), m({ 3, 0 }, "bfloat16")).dtype)
+    assert.equal("bfloat16", ga.matmul(m({ 0, 3 }, "int8"), m({ 3, 0 }, "bfloat16")).dtype)
+    assert.equal("float64", ga.matmul(m({ 0, 3 }, "bfloat16"), m({ 3, 0 }, "float64")).dtype)
+    assert.equal("bfloat16", ga.einsum("ij,jk->ik", m({ 0, 3 }, "bfloat16"), m({ 3, 0 }, "bfloat16")).dtype)
+    assert.same({ 0, 0 }, ga.einsum("ij,jk->ik", m({ 0, 3 }, "bfloat16"), m({ 3, 0 }, "bfloat16")).shape)
+  end)
+
+  it("ndimage's routines for integer labels refuse bfloat16 as a float", function()
+    local x = ga.empty({ 0, 3 }, "bfloat16")
+    helper.assert_gaerror(function() ga.scipy.ndimage.find_objects(x) end,
+                          "scipy.ndimage.find_objects: input must be of integer type")
+    helper.assert_gaerror(function() ga.scipy.ndimage.value_indices(x) end,
+                          "scipy.ndimage.value_indices: Parameter 'arr' must be an integer array")
+  end)
 end)
