@@ -148,8 +148,8 @@ extern "C" __global__ void gnd_col_pass(const X *__restrict__ x, Y *__restrict__
       local extra = {}
       if op == "corr" then
         -- the 2-byte floats' weights stay float64 (rounding them would move the result)
-        local half = x.dtype == "float16" or x.dtype == "bfloat16"
-        extra[1] = ga.array(w, S.FLOAT[x.dtype] and not half and x.dtype or "float64")
+        local two_byte = x.dtype == "float16" or x.dtype == "bfloat16"
+        extra[1] = ga.array(w, S.FLOAT[x.dtype] and not two_byte and x.dtype or "float64")
       end
       return St.run(spec, x, ydtype, extra, cval)
     end
