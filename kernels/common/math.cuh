@@ -550,23 +550,30 @@ template <typename T> __device__ __forceinline__ T ga_logaddexp2(T a, T b) {
 
 // gcd and lcm of integers (non-negative results; on magnitudes taken as
 // unsigned, so the most negative value has one)
-template <typename T> __device__ __forceinline__ T ga_gcd(T a, T b) {
+// |a| as the unsigned type ga_wide_uint (narrow types: the magnitude fits
+// the type's width, so the most negative value has one)
+template <typename T> __device__ __forceinline__ typename ga_wide_uint<T>::type ga_umag(T a) {
   typedef typename ga_wide_uint<T>::type U;
-  U x = (U)ga_abs(a), y = (U)ga_abs(b);
-  if constexpr (sizeof(T) < sizeof(U)) {   // narrow types: the magnitude fits the type's width
-    x &= (U)(((U)1 << (8 * sizeof(T))) - 1);
-    y &= (U)(((U)1 << (8 * sizeof(T))) - 1);
-  }
+  U x = (U)ga_abs(a);
+  if constexpr (sizeof(T) < sizeof(U)) x &= (U)(((U)1 << (8 * sizeof(T))) - 1);
+  return x;
+}
+template <typename T> __device__ __forceinline__ typename ga_wide_uint<T>::type ga_ugcd(T a, T b) {
+  typedef typename ga_wide_uint<T>::type U;
+  U x = ga_umag(a), y = ga_umag(b);
   while (x != 0) {
     U c = x;
     x = y % x;
     y = c;
   }
-  return (T)y;
+  return y;
 }
+template <typename T> __device__ __forceinline__ T ga_gcd(T a, T b) { return (T)ga_ugcd(a, b); }
+// NumPy's: |a| / g * |b| in the wide unsigned type, then truncated to T
+// (an int8 lcm of 100 and -7 is 700 mod 256 = -68, as NumPy's)
 template <typename T> __device__ __forceinline__ T ga_lcm(T a, T b) {
-  T g = ga_gcd(a, b);
-  return g == 0 ? (T)0 : ga_abs((T)(a / g * b));
+  typename ga_wide_uint<T>::type g = ga_ugcd(a, b);
+  return g == 0 ? (T)0 : (T)(ga_umag(a) / g * ga_umag(b));
 }
 
 // NumPy's heaviside: 0 below zero, x2 at zero, 1 above, NaN for NaN

@@ -1,7 +1,7 @@
 // sf_bessel.cuh: modified Bessel functions of orders 0 and 1 (i0 i0e i1
 // i1e k0 k0e k1 k1e) from Chebyshev series of their smooth scaled forms
 // (coefficients: tools/special/gen_coeffs.py bessel), and the spherical
-// Bessel function of the second kind. j0 j1 y0 y1 jn yn are CUDA's.
+// Bessel function of the second kind (j0 j1 y0 y1 yn: sf_besjy.cuh).
 #ifndef SF_BESSEL_CUH
 #define SF_BESSEL_CUH
 
@@ -164,40 +164,6 @@ SF_BIG double sf_k1e(double x) {
   if (x == 0) return sf_inf();
   if (x <= 2.0) return sf_k1_small(x) * exp(x);
   return sf_k1e_big(x);
-}
-
-// Bessel functions of integer order n (real n is truncated, as SciPy's
-// dd loop does); negative n by y_-n = (-1)^n y_n
-SF_BIG double sf_yn(double nd, double x) {
-  if (isnan(nd) || isnan(x)) return nd + x;
-  int n = (int)nd;
-  double s = 1.0;
-  if (n < 0) { n = -n; if (n & 1) s = -1.0; }
-  if (x < 0) return sf_nan();
-  if (x == 0) return -s * sf_inf();
-  if (n == 0) return s * y0(x);
-  if (n == 1) return s * y1(x);
-  // upward recurrence from y0, y1: stable for y
-  double a = y0(x), b = y1(x);
-  for (int k = 1; k < n && isfinite(b); k++) {
-    double c = 2.0 * k / x * b - a;
-    a = b;
-    b = c;
-  }
-  return s * b;
-}
-
-SF_BIG double sf_j0(double x) { return j0(x); }
-SF_BIG double sf_j1(double x) { return j1(x); }
-SF_BIG double sf_y0(double x) {
-  if (x < 0) return sf_nan();
-  if (x == 0) return -sf_inf();
-  return y0(x);
-}
-SF_BIG double sf_y1(double x) {
-  if (x < 0) return sf_nan();
-  if (x == 0) return -sf_inf();
-  return y1(x);
 }
 
 // spherical Bessel function of the second kind y_n(x) (x > 0) by upward

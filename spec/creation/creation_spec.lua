@@ -45,7 +45,7 @@ describe("creation without a device", function()
 
   it("raises on bad arguments, naming the function", function()
     helper.assert_gaerror(function() ga.zeros(3, 4) end, "zeros: the shape is one argument: write ga.zeros({3, 4})")
-    helper.assert_gaerror(function() ga.empty({ 2 }, "flot32") end, "empty: dtype must be a dtype or nil")
+    helper.assert_gaerror(function() ga.empty({ 2 }, "flot32") end, "empty: unknown dtype 'flot32' (valid: bool")
     helper.assert_gaerror(function() ga.ones({ 2 }, nil, "X") end, 'ones: order must be one of "C", "F"')
     helper.assert_gaerror(function() ga.full_like(ga.empty(0), 1, { shap = 2 }) end,
                           "full_like: unknown option 'shap' (did you mean 'shape'?)")

@@ -52,6 +52,21 @@ describe("ufuncs", function()
     assert.is_true(has["F->f"] and has["D->d"] and has["e->e"])
   end)
 
+  it("the CPU references of lcm and sinc give NumPy's values (NumPy 1.24, here)", function()
+    -- lcm wraps |a| / gcd * |b| to the dtype; a float32 sinc rounds pi x to float32
+    local cases = { { 127, 126, "int8", -126 }, { -128, 3, "int8", -128 }, { 100, -7, "int8", -68 },
+                    { 255, 254, "uint8", 2 }, { 200, 3, "uint8", 88 }, { 30000, 29999, "int16", 29648 } }
+    for _, c in ipairs(cases) do
+      assert.equal(c[4], R.F.lcm(c[1], c[2], c[3]), ("lcm(%d, %d) %s"):format(c[1], c[2], c[3]))
+    end
+    local sinc32 = { { 3.8273983001709, -0.04291862994432449 }, { 1, -2.7827534054836178e-08 },
+                     { 2, 2.7827534054836178e-08 }, { 0.5, 0.6366197466850281 }, { -3, -2.530538223410872e-09 } }
+    for _, c in ipairs(sinc32) do
+      assert.equal(c[2], R.F.sinc(helper.to_f32(c[1]), nil, "float32"), "sinc float32 " .. c[1])
+    end
+    assert.equal(0.00030803680419921875, R.F.sinc(1, nil, "float16"))
+  end)
+
   describe("compile with NVRTC for sm_90", function()
     -- one program per ufunc: every loop (every dtype it supports), the
     -- first and last loops in every layout class

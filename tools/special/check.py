@@ -18,8 +18,11 @@ import points  # noqa: E402
 
 
 def build():
-    exe = '/tmp/sf_harness'
-    subprocess.check_call(['c++', '-O1', '-I' + os.path.join(HERE, '../../kernels/special'),
+    # a name of its own (helpers share /tmp); SF_CXXFLAGS adds flags, e.g.
+    # "-mfma -ffp-contract=fast" to contract a*b+c into fma as NVRTC does
+    exe = '/tmp/sf_harness_%d' % os.getpid()
+    subprocess.check_call(['c++', '-O1'] + os.environ.get('SF_CXXFLAGS', '').split() +
+                          ['-I' + os.path.join(HERE, '../../kernels/special'),
                            os.path.join(HERE, 'harness.cpp'), '-o', exe])
     return exe
 
@@ -76,6 +79,7 @@ def main(names):
         if flag:
             worst.append(name)
     print('over tolerance:', ' '.join(worst) if worst else 'none')
+    os.remove(exe)
 
 
 if __name__ == '__main__':

@@ -2,6 +2,8 @@
 #include "sf_base.cuh"
 #include "sf_gamma.cuh"
 #include "sf_bessel.cuh"
+#include "sf_besjy.cuh"
+#include "sf_besselv.cuh"
 #include "sf_erf.cuh"
 #include "sf_elem.cuh"
 #include "sf_igam.cuh"

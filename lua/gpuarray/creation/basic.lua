@@ -51,6 +51,11 @@ return function(ga)
 
   -- zeros(3, 4) is NumPy's zeros((3, 4)) written the C way: the error
   -- says so (before the binder's, which would only say dtype is no dtype)
+  --
+  -- The common call, empty(shape[, dtype]) with a dtype that is no options
+  -- table, goes straight to C's maker, which checks the shape and the
+  -- dtype itself under the same name: these are the calls Lua code makes
+  -- most, and the binder's frames would triple their host time.
   local function shape_hint(name)
     local f = ga[name]
     local entry = api.entry(f)
@@ -58,6 +63,10 @@ return function(ga)
       if math.type(shape) == "integer" and math.type(dtype) == "integer" then
         fail(("%s: the shape is one argument: write ga.%s({%d, %d}) for a shape of several dimensions")
           :format(name, name, shape, dtype))
+      end
+      if select("#", ...) == 0 and type(dtype) ~= "table"
+         and (math.type(shape) == "integer" or type(shape) == "table" and shape[1] ~= nil) then
+        return call(name, shape, dtype)   -- call names the maker for C's errors
       end
       return f(shape, dtype, ...)
     end

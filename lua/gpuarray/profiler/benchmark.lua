@@ -6,6 +6,9 @@
 -- with the times in microseconds and their summaries, which prints like
 -- CuPy's:
 --   name                :    CPU:    12.345 us   +/-  0.321 (min:    11.900 / max:    15.100) us     GPU-0: ...
+local api = require "gpuarray.api"
+local internal = require "gpuarray.internal"
+
 return function(ga)
   local core = ga._core
 
@@ -37,32 +40,24 @@ return function(ga)
     return ("%-20s:%s %s"):format(r.name, item("CPU", r.cpu), item("GPU-" .. r.device, r.gpu))
   end
 
-  local function count(opts, key, default, min)
-    local v = opts[key]
-    if v == nil then return default end
-    if math.type(v) ~= "integer" or v < min then
-      error(("gpuarray: benchmark: %s must be an integer >= %d, got %s"):format(key, min, tostring(v)), 0)
-    end
-    return v
-  end
-
-  --- ga.benchmark(fn[, {n_repeat = 10000, n_warmup = 10, max_duration = math.huge, name = "fn"}])
-  function ga.benchmark(fn, opts)
-    if type(fn) ~= "function" and not (getmetatable(fn) or {}).__call then
-      error("gpuarray: benchmark: expected a function, got " .. type(fn), 0)
-    end
-    opts = opts or {}
-    if type(opts) ~= "table" then
-      error("gpuarray: benchmark: expected an options table, got " .. type(opts), 0)
-    end
-    local n_repeat = count(opts, "n_repeat", 10000, 1)
-    local n_warmup = count(opts, "n_warmup", 10, 0)
-    local max_duration = opts.max_duration or math.huge
-    if type(max_duration) ~= "number" or max_duration <= 0 then
-      error("gpuarray: benchmark: max_duration must be a positive number of seconds", 0)
+  api.def(ga, [[
+benchmark(func: callable, *, n_repeat: integer = 10000, n_warmup: integer = 10,
+          max_duration: number = math.huge, name: string = "fn") -> table
+Times func() n_repeat times after n_warmup calls (stopping once the runs
+took max_duration seconds): CPU time around each call and GPU time between
+events on the current stream, in microseconds (cupyx.profiler.benchmark;
+the result prints like CuPy's and holds cpu_times, gpu_times and their
+min/mean/max/std summaries).
+]], function(fn, n_repeat, n_warmup, max_duration, name)
+    if n_repeat < 1 then internal.fail(("benchmark: n_repeat must be >= 1, got %d"):format(n_repeat)) end
+    if n_warmup < 0 then internal.fail(("benchmark: n_warmup must be >= 0, got %d"):format(n_warmup)) end
+    if max_duration ~= max_duration or max_duration <= 0 then   -- NaN too
+      internal.fail("benchmark: max_duration must be a positive number of seconds")
     end
     local start, stop = ga.Event(), ga.Event()
-    for _ = 1, n_warmup do fn() end
+    -- the user's function runs as user code: its errors keep their own names
+    local call_user = api.call_user
+    for _ = 1, n_warmup do call_user(fn) end
     start:record()
     start:synchronize()
     local now = core.runtime.now
@@ -71,7 +66,7 @@ return function(ga)
     for i = 1, n_repeat do
       start:record()
       local t1 = now()
-      fn()
+      call_user(fn)
       local t2 = now()
       stop:record()
       stop:synchronize()
@@ -83,12 +78,12 @@ return function(ga)
     start:destroy()
     stop:destroy()
     return setmetatable({
-      name = opts.name or "fn",
+      name = name,
       device = ga.get_device_id(),
       cpu_times = cpu,
       gpu_times = gpu,
       cpu = summary(cpu),
       gpu = summary(gpu),
     }, Result)
-  end
+  end)
 end

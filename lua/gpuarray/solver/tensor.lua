@@ -27,7 +27,8 @@ return function(ga, linalg)
   def(linalg, [[
 linalg.cond(x: array_like, p: number|"fro"|"nuc"?) -> ndarray
 The condition number of each matrix of x in the norm p (nil: 2, through the singular values;
--2: smallest over largest). A singular matrix gives inf, as NumPy.
+-2: smallest over largest). A singular matrix gives inf in the norms through the inverse, as NumPy;
+through the singular values inf only where the smallest is exactly 0, else a huge number (NumPy's too).
 ]], function(x, p)
     x = h.matrices(x, "cond")
     if p == nil or p == 2 or p == -2 then

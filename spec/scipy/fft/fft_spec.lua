@@ -25,6 +25,17 @@ describe("scipy.fft", function()
     assert.matches("scipy%.fft%.dct%(x: array_like, type: integer = 2", ga.help(sf.dct))
   end)
 
+  it("a plan made for fftpack is one for scipy.fft too (both instances of the plan module)", function()
+    local make = require "gpuarray.scipy.fft.plan"
+    local a, b = make(ga), make(ga)
+    local p = a.new({ 4, 8 }, { -1 }, "C2C")
+    assert.is_true(b.is_plan(p))
+    b.check(p, { shape = { 4, 8 } }, { 2 }, "fft")        -- the same axis, 1-based
+    assert.has_error(function() b.check(p, { shape = { 8, 4 } }, { 2 }, "fft") end)
+    assert.has_error(function() b.check(p, { shape = { 4, 8 } }, { 1 }, "fft") end)
+    assert.has_error(function() b.check({ shape = { 4, 8 } }, { shape = { 4, 8 } }, nil, "fft") end)
+  end)
+
   it("next_fast_len and prev_fast_len as SciPy", function()
     -- scipy.fft.next_fast_len(t) and (t, real=True)
     local cases = { { 1021, 1024, 1024 }, { 7, 7, 8 }, { 11, 11, 12 }, { 13, 14, 15 }, { 97, 98, 100 },

@@ -119,6 +119,14 @@ put("expm_r3", sl.expm(E3))
 Ec = rnd(3, 3) + 1j * rnd(3, 3)
 put("expm_Ec", Ec)
 put("expm_rc", sl.expm(Ec))
+# one matrix scaled into each Pade degree's band of 1-norms (3, 5, 7, 9, 13):
+# every degree's coefficients are used once (no random draws: the ones
+# below stay as they were)
+Eb = np.array([[0.4, -1.0, 0.3], [0.7, 0.2, -0.5], [-0.6, 0.9, 0.1]])
+Eb = Eb / np.abs(Eb).sum(axis=0).max()
+bands = [Eb * t for t in (0.01, 0.2, 0.9, 2.0, 5.0)]
+put("expm_bands", bands)
+put("expm_bands_r", [sl.expm(E) for E in bands])
 put("sqrtm_S", S)
 put("sqrtm_rS", sl.sqrtm(S))
 N = np.array([[4.0, 1.0, 0.5], [0.2, 3.0, 0.1], [0.3, 0.4, 5.0]])

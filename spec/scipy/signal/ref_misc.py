@@ -30,7 +30,6 @@ p = S.find_peaks(x)[0]
 pr = S.peak_prominences(x, p)
 pk["prominences"] = {"peaks": p + 1, "r": [pr[0], pr[1] + 1, pr[2] + 1], "w9": [a + (1 if i else 0) for i, a in
                      enumerate(S.peak_prominences(x, p, wlen=9))]}
-pk["prominences"]["w9"][2] = pk["prominences"]["w9"][2] + 1
 pw = S.peak_widths(x, p)
 pk["widths"] = {"r": list(pw), "r9": list(S.peak_widths(x, p, rel_height=0.9))}
 m2 = rng.standard_normal((4, 9))

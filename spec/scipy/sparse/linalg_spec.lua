@@ -132,12 +132,17 @@ describe("scipy.sparse.linalg", function()
 
   helper.gpu_it("cg, minres, gmres, bicgstab, cgs converge on an SPD system to the tolerance asked", function()
     local A, _, b = systems()
+    -- minres stops as SciPy's: ||r|| <= rtol Anorm ||x||, Anorm its estimate of ||A|| (the Frobenius norm
+    -- of the Lanczos tridiagonal, <= ||A||_F), not on ||r|| / ||b||: here ||A||_F = 16.5, ||x|| = 14.4,
+    -- ||b|| = 4.41, so ||r|| / ||b|| <= 5.4e-9 (SciPy 1.10's own minres stops at 3.20e-9, the H100 too)
+    local bound_minres = 1e-10 * ga.linalg.norm(ga.array(R.spd)):item() * ga.linalg.norm(ga.array(R.spd_x)):item() /
+      ga.linalg.norm(b):item()
     for _, name in ipairs({ "cg", "minres", "gmres", "bicgstab", "cgs" }) do
       local x, info = L[name](A, b, { rtol = 1e-10 })
       assert.equal(0, info, name .. " info")
       assert.equal("float64", x.dtype)
       local rr = relres(A, x, b)
-      assert(rr <= (name == "minres" and 1e-9 or 1e-10), ("%s: relative residual %g"):format(name, rr))
+      assert(rr <= (name == "minres" and bound_minres or 1e-10), ("%s: relative residual %g"):format(name, rr))
       near(x, R.spd_x, 1e-8, name .. " solution")
     end
     -- float32 stays float32
@@ -304,6 +309,8 @@ describe("scipy.sparse.linalg", function()
     near(w, R.spd_w_top3, 1e-8, "eigsh LA")
     assert.same({ 40, 3 }, V.shape)
     near(ga.matmul(A:toarray(), V), ga.multiply(V, w:reshape(1, 3)):totable(), 1e-6, "A V = V w")
+    -- the Ritz vectors stay orthonormal through the restarts (one Gram-Schmidt pass a step lost it)
+    near(ga.matmul(V:swapaxes(1, 2), V), ga.eye(3):totable(), 1e-10, "eigsh LA: V^T V = I")
     local ws = L.eigsh(A, { k = 3, which = "SA", tol = 1e-10, ncv = 39, maxiter = 200, return_eigenvectors = false })
     near(ws, R.spd_w_low3, 1e-6, "eigsh SA")
     local B = sparse.csr_matrix(ga.array(R.ls_A))

@@ -2,16 +2,20 @@
 -- caches cuFFT plans itself (ga.fft.cache_info): a plan object here
 -- records what it was made for, and a call given one checks that the
 -- array and axes match it, as CuPy does, then uses the cache.
+-- One metatable for the whole process: scipy.fft and scipy.fftpack each
+-- call this module's function, and a plan made by either must be
+-- recognised by both.
+local PlanMT = { __name = "gpuarray.FFTPlan" }
+PlanMT.__index = PlanMT
+function PlanMT.__tostring(p)
+  return ("<FFTPlan %s shape {%s} axes {%s}>"):format(p.value_type, table.concat(p.shape, ","),
+                                                       table.concat(p.fft_axes, ","))
+end
+
 return function()
   local internal = require "gpuarray.internal"
   local fail = internal.fail
   local M = {}
-  local PlanMT = { __name = "gpuarray.FFTPlan" }
-  PlanMT.__index = PlanMT
-  function PlanMT.__tostring(p)
-    return ("<FFTPlan %s shape {%s} axes {%s}>"):format(p.value_type, table.concat(p.shape, ","),
-                                                         table.concat(p.fft_axes, ","))
-  end
 
   function M.new(shape, axes, value_type)
     return setmetatable({ shape = shape, fft_axes = axes, value_type = value_type }, PlanMT)

@@ -17,6 +17,13 @@ return function(ga, I)
 
   local function sp() return ga.scipy.spatial end
 
+  -- fill_value's declared default "(NaN)" is documentation: the binder
+  -- passes nil (a parenthesised default), so the NaN is supplied here
+  local function nan_default(fill_value)
+    if fill_value == nil then return 0 / 0 end
+    return fill_value
+  end
+
   local LINEAR = [[
 const long long k = i / r, col = i % r;
 double c[9];
@@ -284,7 +291,7 @@ call f(xi) with xi (..., ndim), or f(x1, x2, ...) with broadcastable coordinate 
     local fname = "scipy.interpolate.LinearNDInterpolator"
     local tri, v, r, trail, offset, scale = setup(points, values, rescale, fname)
     return setmetatable({ _tri = tri, _values = v, _v = v:reshape(-1), _S = tri.simplices, r = r, trail = trail,
-                          fill_value = fill_value, offset = offset, scale = scale }, LIN)
+                          fill_value = nan_default(fill_value), offset = offset, scale = scale }, LIN)
   end)
 
   local CTI = { __name = "gpuarray.CloughTocher2DInterpolator" }
@@ -346,6 +353,6 @@ values: (npoints, ...); call f(xi) with xi (..., 2), or f(x, y). fill_value outs
     gshape[#gshape + 1] = 2
     return setmetatable({ _tri = tri, _values = v, _v = v:reshape(-1), _S = tri.simplices, _N = tri.neighbors,
                           _P = tri.points:reshape(-1), _G = G, _grad = G:reshape(gshape), r = r, trail = trail,
-                          fill_value = fill_value, offset = offset, scale = scale }, CTI)
+                          fill_value = nan_default(fill_value), offset = offset, scale = scale }, CTI)
   end)
 end

@@ -39,21 +39,10 @@ return function(ga, sl)
     return ga.max(ga.sum(ga.abs(A), { axis = -2 })):item()
   end
 
-  -- Pade coefficients b_0..b_m, and the largest 1-norm each degree is
-  -- accurate for (Higham 2005, Table 2.3 for double, 2.2 for single)
-  local PADE = {
-    [3] = { 120, 60, 12, 1 },
-    [5] = { 30240, 15120, 3360, 420, 30, 1 },
-    [7] = { 17297280, 8648640, 1995840, 277200, 25200, 1512, 56, 1 },
-    [9] = { 17643225600, 8821612800, 2075673600, 302702400, 36756720, 2116800, 60540, 990, 90, 1 },
-    [13] = { 64764752532480000, 32382376266240000, 7771770303897600, 1187353796428800, 129060195264000,
-             10559470521600, 670442572800, 33522128640, 1323241920, 40840800, 960960, 16380, 182, 1 },
-  }
-  local THETA = {
-    double = { { 3, 1.495585217958292e-2 }, { 5, 2.539398330063230e-1 }, { 7, 9.504178996162932e-1 },
-               { 9, 2.097847961257068 }, { 13, 5.371920351148152 } },
-    single = { { 3, 4.258730016922831e-1 }, { 5, 1.880152677804762 }, { 7, 3.925724783138660 } },
-  }
+  -- Pade coefficients b_0..b_m of each degree m, and the largest 1-norm
+  -- each degree is accurate for (pade.lua)
+  local pade = require("gpuarray.scipy.linalg.pade")
+  local PADE, THETA = pade.coefficients, pade.theta
 
   local function expm(a, fname)
     a = h.square(a, fname)

@@ -39,6 +39,10 @@ U { "binom", "n", "k", h = "sf_gamma", doc = "The binomial coefficient of real n
 for _, t in ipairs {
   { "j0", "of the first kind of order 0" }, { "j1", "of the first kind of order 1" },
   { "y0", "of the second kind of order 0" }, { "y1", "of the second kind of order 1" },
+} do
+  U { t[1], "x", h = "sf_besjy", doc = "The Bessel function " .. t[2] .. "." }
+end
+for _, t in ipairs {
   { "i0", "modified, of the first kind of order 0" }, { "i1", "modified, of the first kind of order 1" },
   { "i0e", "modified, of the first kind of order 0, times exp(-|x|)" },
   { "i1e", "modified, of the first kind of order 1, times exp(-|x|)" },
@@ -48,7 +52,19 @@ for _, t in ipairs {
 } do
   U { t[1], "x", h = "sf_bessel", doc = "The Bessel function " .. t[2] .. "." }
 end
-U { "yn", "n", "x", h = "sf_bessel", doc = "The Bessel function of the second kind of integer order n (n truncated)." }
+U { "yn", "n", "x", h = "sf_besjy", doc = "The Bessel function of the second kind of integer order n (n truncated)." }
+for _, t in ipairs {
+  { "jv", "of the first kind of real order v (x < 0: integer v only)" },
+  { "yv", "of the second kind of real order v (x >= 0)" },
+  { "iv", "modified, of the first kind of real order v (x < 0: integer v only)" },
+  { "kv", "modified, of the second kind of real order v (x >= 0)" },
+  { "jve", "of the first kind of real order v, times exp(-|imag(x)|): jv for real x" },
+  { "yve", "of the second kind of real order v, times exp(-|imag(x)|): yv for real x" },
+  { "ive", "modified, of the first kind of real order v, times exp(-|x|)" },
+  { "kve", "modified, of the second kind of real order v, times exp(x)" },
+} do
+  U { t[1], "v", "x", h = "sf_besselv", doc = "The Bessel function " .. t[2] .. "." }
+end
 U { "_spherical_yn", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0, in1, false)",
     doc = "The spherical Bessel function of the second kind." }
 U { "_spherical_yn_d", "n", "z", h = "sf_bessel", op = "out0 = sf_spherical_yn(in0, in1, true)",

@@ -12,7 +12,8 @@ return function(ga)
 
   -- the headers each header needs (kernels/special/sf_*.cuh), in order
   local DEPS = {
-    sf_base = {}, sf_gamma = { "sf_base" }, sf_bessel = { "sf_base" }, sf_erf = { "sf_base" },
+    sf_base = {}, sf_gamma = { "sf_base" }, sf_bessel = { "sf_base" }, sf_besjy = { "sf_base" },
+    sf_besselv = { "sf_base" }, sf_erf = { "sf_base" },
     sf_elem = { "sf_base" }, sf_igam = { "sf_gamma", "sf_erf" },
     sf_incbet = { "sf_gamma", "sf_erf" }, sf_zeta = { "sf_gamma" }, sf_ellip = { "sf_base" },
     sf_expint = { "sf_base" }, sf_orth = { "sf_gamma" }, sf_misc = { "sf_gamma" },

@@ -6,6 +6,7 @@
 -- The matrices here are a state space or a design's normal equations:
 -- tens of rows. Errors: error({msg = ...}). Pure Lua.
 local E = require("gpuarray.polynomial.eig")
+local PADE = require("gpuarray.scipy.linalg.pade")     -- expm's approximants (shared with the GPU expm)
 
 local M = {}
 
@@ -315,15 +316,8 @@ end
 function M.expm(a)
   local n = #a
   if n == 0 then return {} end
-  local b = { 64764752532480000, 32382376266240000, 7771770303897600, 1187353796428800, 129060195264000,
-              10559470521600, 670442572800, 33522128640, 1323241920, 40840800, 960960, 16380, 182, 1 }
-  local theta = { [3] = 1.495585217958292e-2, [5] = 2.539398330063230e-1, [7] = 9.504178996162932e-1,
-                  [9] = 2.097847961257068, [13] = 5.371920351148152 }
-  local PADE = {
-    [3] = { 120, 60, 12, 1 }, [5] = { 30240, 15120, 3360, 420, 30, 1 },
-    [7] = { 17297280, 8648640, 1995840, 277200, 25200, 1512, 56, 1 },
-    [9] = { 17643225600, 8821612800, 2075673600, 302702400, 30270240, 2162160, 110880, 3960, 90, 1 },
-  }
+  local b, theta = PADE.coefficients[13], {}
+  for _, e in ipairs(PADE.theta.double) do theta[e[1]] = e[2] end
   local I = M.eye(n)
   local nrm = M.norm1(a)
   local function pade(A, c)
@@ -342,7 +336,7 @@ function M.expm(a)
   local U, V, s
   for _, m in ipairs({ 3, 5, 7, 9 }) do
     if nrm <= theta[m] then
-      U, V = pade(a, PADE[m])
+      U, V = pade(a, PADE.coefficients[m])
       s = 0
       break
     end
