@@ -41,7 +41,7 @@ KERNELS = $(sort $(wildcard kernels/*/*.cuh))
 # every Lua file under lua/gpuarray/ (submodules in folders included)
 LUA_FILES = $(patsubst lua/%,%,$(shell find lua/gpuarray -name '*.lua' | sort))
 
-.PHONY: all test check demo bench bench-multi lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
+.PHONY: all test check demo bench bench-lazy bench-multi lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
 
 all: prereqs $(SO)
 
@@ -106,6 +106,12 @@ demo: deps-build $(SO)
 
 bench: deps-build $(SO)
 	@LUA_PATH="lua/?.lua;lua/?/init.lua;./?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/run.lua
+
+# lazy evaluation on, then off (issue 29): two JSON objects, each after a
+# "== lazy on" / "== lazy off" line
+bench-lazy: deps-build $(SO)
+	@echo "== lazy on"; GPUARRAY_LAZY=1 LUA_PATH="lua/?.lua;lua/?/init.lua;./?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/run.lua
+	@echo "== lazy off"; GPUARRAY_LAZY=0 LUA_PATH="lua/?.lua;lua/?/init.lua;./?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" $(LUA) bench/run.lua
 
 # two GPUs or more: ga.nccl's all-reduce bus bandwidth beside PyTorch's
 bench-multi: deps-build $(SO)

@@ -17,8 +17,23 @@ local only = os.getenv("GPUARRAY_BENCH_ONLY")   -- a Lua pattern on keys
 
 function B.sync() core._test.stream_sync() end
 
+--- With lazy evaluation on (API.md 16) a result nobody reads is never
+-- computed: every timed call's results are forced (ga.eval), and so is
+-- whatever else it left pending (core._test.lazy_flush: without a
+-- synchronize), so that each iteration does its work. Lazy off: f as is.
+local function forced(f)
+  if not ga.get_lazy() then return f end
+  local eval, flush = ga.eval, core._test.lazy_flush
+  return function()
+    eval(f())
+    flush()
+  end
+end
+B.forced = forced
+
 --- Host time per call of a tiny op, in microseconds (launch overhead).
 function B.host_us(f, n)
+  f = forced(f)
   n = n or 20000
   for _ = 1, 100 do f() end
   B.sync()
@@ -30,7 +45,7 @@ end
 
 --- Median device time of one call, in milliseconds, timed with events.
 function B.gpu_ms(f, n)
-  return core._test.gpu_time_ms(f, n or 20)
+  return core._test.gpu_time_ms(forced(f), n or 20)
 end
 
 function B.gbps(nbytes, f, n)

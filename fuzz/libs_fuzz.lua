@@ -76,7 +76,8 @@ for _, name in ipairs { "cholesky", "det", "eigh", "eigvalsh", "inv", "lstsq", "
 end
 for _, name in ipairs { "beta", "binomial", "choice", "exponential", "gamma", "lognormal", "normal",
                         "permutation", "poisson", "rand", "randint", "randn", "random", "shuffle",
-                        "standard_normal", "uniform", "seed", "RandomState", "default_rng" } do
+                        "standard_normal", "uniform", "seed", "RandomState", "default_rng", "XORWOW",
+                        "MRG32k3a" } do
   CALLS[#CALLS + 1] = { "random." .. name, 0, 4 }
 end
 for _, name in ipairs { "coo_matrix", "csr_matrix", "csc_matrix", "diags", "eye", "matmul", "random" } do
@@ -102,8 +103,14 @@ return {
   run = function(t, F)
     if t.call == "einsum" then return F.ga.einsum(t.sub, table.unpack(t.args, 1, t.args.n)) end
     -- Generators and RandomStates: a method of one, with the same arguments
-    if t.call == "random.default_rng" or t.call == "random.RandomState" then
+    local bitgen = t.call == "random.XORWOW" or t.call == "random.MRG32k3a"
+    if t.call == "random.default_rng" or t.call == "random.RandomState" or bitgen then
       local g = fn(t.call)(F, { n = 1, t.args[1] })
+      if bitgen then
+        -- the sequential bit generators: raw words, or a Generator over one
+        if F.chance(0.3) then return g:random_raw(table.unpack(t.args, 2, t.args.n)) end
+        g = F.ga.random.Generator(g)
+      end
       local m = F.pick { "random", "standard_normal", "normal", "uniform", "integers", "choice", "permutation",
                          "shuffle", "exponential", "poisson", "randint", "rand", "randn" }
       local method = g[m]

@@ -101,7 +101,9 @@ typedef struct {
 } ga_desc;
 
 /* The ndarray at idx described in *out (returns 1), or 0 when the value is
-** no usable ndarray (not one, or freed) */
+** no usable ndarray (not one, or freed). Pending work on it (lazy
+** evaluation) is queued first, so the memory holds its value in stream
+** order; that work can raise a gpuarray error (a CUDA failure). */
 GA_API int ga_test(lua_State *L, int idx, ga_desc *out);
 /* Like ga_test, but raises "gpuarray: expected an ndarray at argument
 ** idx" instead of returning 0 */

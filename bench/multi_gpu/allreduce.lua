@@ -1,24 +1,24 @@
---- One rank of the all-reduce bandwidth bench (started by
--- examples/multi_gpu/launch.lua, one process per GPU, as PyTorch's
--- torch.distributed runs): in-place sum of SIZE bytes of float32, WARMUP
--- untimed then ITERS timed between two events on the current stream. Rank 0
--- prints one line: bytes, ms per call, algorithm and bus bandwidth (GB/s),
--- bus = algorithm x 2(n-1)/n, the figure nccl-tests reports.
+--- One rank of the all-reduce bandwidth bench, one process per GPU as
+-- PyTorch's torch.distributed runs, started by mpirun (or tools/launch):
+-- ga.distributed.init from the launcher's environment, then an in-place
+-- sum of SIZE bytes of float32, WARMUP untimed then ITERS timed between two
+-- events on the current stream. Rank 0 prints one line: bytes, ms per
+-- call, algorithm and bus bandwidth (GB/s), bus = algorithm x 2(n-1)/n, the
+-- figure nccl-tests reports.
 local ga = require "gpuarray"
 
-local rank = assert(tonumber(os.getenv("GA_RANK")))
-local nranks = assert(tonumber(os.getenv("GA_NRANKS")))
-ga.Device(rank % ga.device_count()):use()
+local D = ga.distributed
+D.init({ timeout = 120 })
+local rank, nranks = D.rank(), D.size()
 local bytes = tonumber(arg[1]) or (1 << 30)
 local iters, warmup = 20, 5
 
-local comm = ga.nccl.Communicator(nranks, os.getenv("GA_NCCL_ID"), rank)
 local x = ga.zeros(bytes // 4, "float32")
-for _ = 1, warmup do comm:all_reduce(x, x, "sum") end
+for _ = 1, warmup do D.all_reduce(x) end
 ga.synchronize()
 local t0, t1 = ga.Event(), ga.Event()
 t0:record()
-for _ = 1, iters do comm:all_reduce(x, x, "sum") end
+for _ = 1, iters do D.all_reduce(x) end
 t1:record()
 t1:synchronize()
 local ms = ga.get_elapsed_time(t0, t1) / iters
@@ -27,4 +27,4 @@ if rank == 0 then
   print(("gpuarray allreduce: bytes=%d ranks=%d nccl=%d ms=%.4f algbw=%.1f busbw=%.1f"):format(
     bytes, nranks, ga.nccl.get_version(), ms, algbw, algbw * 2 * (nranks - 1) / nranks))
 end
-comm:destroy()
+D.finalize()

@@ -1,6 +1,8 @@
 #!/bin/sh
-# make bench-multi: the all-reduce bandwidth of ga.nccl beside PyTorch's,
-# one process per GPU, same machine, same call, same NCCL library when
+# make bench-multi: the all-reduce bandwidth of ga.distributed beside
+# PyTorch's, one process per GPU started by mpirun (Open MPI: the ranks get
+# NCCL's id through MPI; without mpirun, tools/launch with torchrun's
+# variables and the file store), same machine, same call, same NCCL library when
 # PyTorch's can be found (its wheel's libnccl, handed to gpuarray through
 # GPUARRAY_NCCL), and the ratio of the bus bandwidths.
 set -e
@@ -11,7 +13,14 @@ if [ -z "$GPUARRAY_NCCL" ]; then
   lib=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null || true)
   [ -n "$lib" ] && [ -f "$lib" ] && export GPUARRAY_NCCL="$lib"
 fi
-ours=$(LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" ${LUA:-lua5.4} examples/multi_gpu/launch.lua "$n" bench/multi_gpu/allreduce.lua "$bytes" | grep 'gpuarray allreduce')
+export LUA_PATH="lua/?.lua;lua/?/init.lua;${LUA_PATH:-;}" LUA_CPATH="build/?.so;${LUA_CPATH:-;}"
+if command -v mpirun > /dev/null; then
+  start="mpirun --allow-run-as-root --oversubscribe -np $n"   # one node: the ranks inherit this environment
+else
+  start="sh tools/launch --as torchrun -n $n --"
+fi
+echo "started by: $start"
+ours=$($start ${LUA:-lua5.4} bench/multi_gpu/allreduce.lua "$bytes" | grep 'gpuarray allreduce')
 theirs=$(python3 bench/multi_gpu/torch_allreduce.py "$n" "$bytes" 2>&1 | grep 'torch allreduce')
 echo "${ours#\[rank 0\] }"
 echo "$theirs"

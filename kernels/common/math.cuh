@@ -589,6 +589,15 @@ template <typename T> __device__ __forceinline__ T ga_sinc(T x) {
   T y = (T)3.141592653589793 * x;
   return ga_sin(y) / y;
 }
+// float16 (computed in float): NumPy rounds each step to float16, pi
+// included (a Python float is cast to the array's dtype): y = f16(f16(pi)
+// x), then f16(f16(sin y) / y); near the integers the roundings of y move
+// the result by far more than one float16 step of a once-rounded sinc
+__device__ __forceinline__ float ga_sinc_h(float x) {
+  if (x == 0.0f) return 1.0f;
+  float y = (float)float16((float)float16(3.141592653589793f) * x);
+  return (float)float16((float)float16(sinf(y)) / y);
+}
 template <typename T> __device__ __forceinline__ complex<T> ga_sinc(const complex<T> &x) {
   if (x.re == (T)0 && x.im == (T)0) return complex<T>((T)1, (T)0);
   complex<T> y = x * (T)3.141592653589793;

@@ -227,18 +227,28 @@ struct ga_int64_f {
 };
 
 // ---- per-element streams for the loop kinds ----------------------------------
-struct ga_rstream {
+// A stream is a word source W (next() -> 32 random bits) and the samplers
+// below over it. Philox's words: counter ctr, draws 0, 1, 2, ... (the
+// sequential generators of random/sequential.lua bring their own W).
+struct ga_philox_words {
   unsigned long long ctr;
   unsigned k0, k1, draw;
   ga_w4 buf;
   int used;
-  __device__ ga_rstream(unsigned long long c, unsigned a, unsigned b) : ctr(c), k0(a), k1(b), draw(0), used(4) {}
+  __device__ ga_philox_words(unsigned long long c, unsigned a, unsigned b)
+      : ctr(c), k0(a), k1(b), draw(0), used(4) {}
   __device__ unsigned next() {
     if (used == 4) { buf = ga_philox(ctr, draw++, 0, k0, k1); used = 0; }
     unsigned w = used == 0 ? buf.x : used == 1 ? buf.y : used == 2 ? buf.z : buf.w;
     used++;
     return w;
   }
+};
+
+template <class W>
+struct ga_rstream_of : W {
+  using W::W;
+  __device__ unsigned next() { return W::next(); }
   __device__ double uniform() { unsigned a = next(); return ga_u01d(a, next()); }
   __device__ double open() { unsigned a = next(); return ga_u01d_open(a, next()); }
   __device__ double normal() {
@@ -291,6 +301,7 @@ struct ga_rstream {
     return k;
   }
 };
+typedef ga_rstream_of<ga_philox_words> ga_rstream;
 
 enum { GA_RK_GAMMA, GA_RK_BETA, GA_RK_POISSON, GA_RK_BINOMIAL };
 

@@ -166,6 +166,9 @@ local function same(a, b, uninit)
     return uninit or (helper.same(a:totable(), b:totable()))
   end
   if type(a) == "table" then return (helper.same(a, b)) end
+  -- other userdata (a pool, a stream, an event): constructors make a fresh
+  -- object per call, so the two forms agree when they made the same kind
+  if type(a) == "userdata" then return a == b or getmetatable(a) == getmetatable(b) end
   return a == b or (a ~= a and b ~= b)
 end
 

@@ -1,7 +1,7 @@
 -- Several GPUs (pending where fewer than two exist): collectives across
 -- ranks of one process (Communicator.init_all) against Lua references,
--- peer copies, operations mixing devices, and the one-process-per-GPU
--- launcher of examples/multi_gpu.
+-- peer copies, operations mixing devices, and examples/multi_gpu's SAXPY
+-- in two processes (tools/launch).
 local helper = require "helper"
 local ref = require "nccl.nccl_ref"
 local ga = helper.ga
@@ -192,13 +192,11 @@ describe("arrays on several GPUs", function()
     assert.matches("array is on device 1, the current device is 0", err, 1, true)
   end)
 
-  multi_it("the launcher runs one process per GPU (data-parallel SAXPY + all_reduce)", function()
-    local ok, out = helper.sh("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;' "
-      .. "lua5.4 examples/multi_gpu/launch.lua 2")
+  multi_it("two processes started with torchrun's variables run the SAXPY example", function()
+    local ok, out = helper.sh(("LUA_PATH=%q LUA_CPATH=%q sh tools/launch --as torchrun -n 2 -- "
+      .. "lua5.4 examples/multi_gpu/saxpy.lua"):format(package.path, package.cpath))
     assert.is_true(ok, out)
-    assert.matches("[rank 0] rank 0: ok", out, 1, true)
-    assert.matches("[rank 1] rank 1: ok", out, 1, true)
-    assert.matches("all 2 ranks done", out, 1, true)
+    assert.matches("[rank 0] saxpy: ranks 2 N 16777216 sum(a*x+y) = ", out, 1, true)
   end)
 
   multi_it("one process drives both GPUs (examples/multi_gpu/one_process.lua)", function()

@@ -79,7 +79,13 @@ static void rename_error(lua_State *L, const char *fname) {
   size_t fl = strlen(fname);
   if (sep && (size_t)(sep - inner) == fl && memcmp(inner, fname, fl) == 0) return;
   int known = 0;
-  if (sep) {
+  /* C naming the function by its last name ("get_unique_id" inside
+  ** "nccl.get_unique_id") is the function itself */
+  const char *last = fname + strlen(fname);
+  while (last > fname && last[-1] != '.' && last[-1] != ':') last--;
+  size_t ll = strlen(last);
+  if (sep && last != fname && (size_t)(sep - inner) == ll && memcmp(inner, last, ll) == 0) known = 1;
+  if (sep && !known) {
     lua_rawgetp(L, LUA_REGISTRYINDEX, &names_key);
     lua_pushlstring(L, inner, (size_t)(sep - inner));
     known = lua_rawget(L, -2) != LUA_TNIL;

@@ -16,7 +16,9 @@
 /* ndarray.c: the array userdata                                         */
 /* ===================================================================== */
 
-enum { GA_F_C = 1, GA_F_F = 2, GA_F_FREED = 4 };
+/* GA_F_LAZY: a pending array (API.md 16): its value is an expression the
+** elementwise engine recorded (elementwise/lazy.h), computed when needed */
+enum { GA_F_C = 1, GA_F_F = 2, GA_F_FREED = 4, GA_F_LAZY = 8 };
 
 typedef struct ga_array {
   char *data;               /* device address of element 0 */
@@ -26,12 +28,43 @@ typedef struct ga_array {
   int dtype;
   int device;
   int flags;                /* GA_F_* */
+  struct ga_lzrec *lz;      /* GA_F_LAZY: what it waits for (elementwise/lazy.h) */
+  struct ga_lznode *lzleaf; /* its value as an operand of pending work, once used so */
   int64_t shape[GA_MAXDIM];
   int64_t strides[GA_MAXDIM];  /* bytes, may be negative or 0 */
 } ga_array;
 
-/* A usable array at idx, or raise (not an array / freed) */
+/* ===================================================================== */
+/* lazy evaluation's hooks (the recorder lives in elementwise/lazy*.c)    */
+/* ===================================================================== */
+
+/* What C code is about to do with an array's memory. Pending work is
+** settled first: a pending array gets its value, pending writes into the
+** memory land, and before a write, pending work that reads the memory is
+** computed from what it holds now. */
+enum { GA_LZ_READ = 0, GA_LZ_WRITE = 1 };
+typedef struct {
+  void (*ready)(lua_State *L, ga_array *a, int access);
+  void (*release)(ga_array *a);              /* __gc and free() of an array (never raises) */
+  int (*astype)(lua_State *L, int idx, int dtype);   /* 1: pushed a pending cast */
+} ga_lazy_hooks;
+/* set once by the elementwise room when the module opens (constant code,
+** not state: the lists are per lua_State) */
+extern ga_lazy_hooks ga_lazy_hook;
+
+/* Settle what a's memory waits for before C code reads or writes it */
+static inline void ga_array_ready(lua_State *L, ga_array *a, int access) {
+  if ((a->flags & GA_F_LAZY) ||
+      (a->block && (a->block->lz_stores || (access && a->block->lz_readers))))
+    ga_lazy_hook.ready(L, a, access);
+}
+
+/* A usable array at idx, or raise (not an array / freed); pending work on
+** its memory is settled as for a write (the safe default: the caller may
+** write). Callers that only read take ga_readarray. */
 ga_array *ga_checkarray(lua_State *L, int idx);
+/* ... for a caller that only reads the array's memory (or makes a view) */
+ga_array *ga_readarray(lua_State *L, int idx);
 /* Raise "<fname>: array is on device X, the current device is Y" unless a
 ** is on the current device */
 void ga_check_device(lua_State *L, ga_state *ctx, const ga_array *a, const char *fname);

@@ -280,7 +280,7 @@ void ga_arange_fill(lua_State *L, ga_state *ctx, ga_array *dst, double start, do
 /* ===================================================================== */
 
 ga_array *ga_contiguous(lua_State *L, ga_state *ctx, int idx, int dtype, int force) {
-  ga_array *a = ga_checkarray(L, idx);
+  ga_array *a = ga_readarray(L, idx);
   if (dtype < 0) dtype = a->dtype;
   if (!force && dtype == a->dtype && (a->flags & GA_F_C)) {
     lua_pushvalue(L, idx);

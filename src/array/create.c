@@ -92,7 +92,8 @@ static int l_full(lua_State *L) {
 
 /* _like forms: shape (and by default dtype) of the array at 1 */
 static ga_array *new_like(lua_State *L, ga_state *ctx, int dtype_idx, const char *fname) {
-  ga_array *p = ga_checkarray(L, 1);
+  ga_array *p = ga_toarray(L, 1);           /* its shape and dtype only */
+  if (!p || (p->flags & GA_F_FREED)) p = ga_checkarray(L, 1);   /* raises */
   int t = dtype_arg(L, dtype_idx, p->dtype, fname);
   ga_array *a = ga_new_array(L, ctx, t, p->ndim, p->shape);
   return a;

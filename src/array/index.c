@@ -208,7 +208,7 @@ static int call_array_handler(lua_State *L, ga_hook h, int nargs) {
 }
 
 int ga_index_read(lua_State *L) {
-  ga_array *x = ga_checkarray(L, 1);
+  ga_array *x = ga_readarray(L, 1);        /* a view or an element of it */
   if (ga_toarray(L, 2)) {
     lua_settop(L, 2);
     return call_array_handler(L, GA_HOOK_INDEX_GET, 2);

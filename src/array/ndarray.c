@@ -18,14 +18,27 @@ ga_array *ga_toarray(lua_State *L, int idx) {
   return ga_toarray_in(L, ga_state_get(L), idx);
 }
 
-ga_array *ga_checkarray(lua_State *L, int idx) {
+static ga_array *check(lua_State *L, int idx, int access) {
   ga_array *a = ga_toarray(L, idx);
   if (!a) {
     ga_error(L, "expected an ndarray at argument %d, got %s", idx, luaL_typename(L, idx));
   }
   if (a->flags & GA_F_FREED) ga_error(L, "the array was freed");
+  ga_array_ready(L, a, access);
   return a;
 }
+
+ga_array *ga_checkarray(lua_State *L, int idx) { return check(L, idx, GA_LZ_WRITE); }
+ga_array *ga_readarray(lua_State *L, int idx) { return check(L, idx, GA_LZ_READ); }
+
+/* Until the elementwise room installs the recorder, nothing is pending */
+static void no_ready(lua_State *L, ga_array *a, int access) {
+  (void)access;
+  if (a->flags & GA_F_LAZY) ga_error(L, "internal: a pending array without a recorder");
+}
+static void no_release(ga_array *a) { (void)a; }
+static int no_astype(lua_State *L, int idx, int dtype) { (void)L; (void)idx; (void)dtype; return 0; }
+ga_lazy_hooks ga_lazy_hook = {no_ready, no_release, no_astype};
 
 int ga_checkintlist(lua_State *L, int idx, int64_t *out, const char *fname) {
   idx = lua_absindex(L, idx);
@@ -121,6 +134,8 @@ static ga_array *push_empty(lua_State *L) {
   a->dtype = GA_FLOAT64;
   a->device = 0;
   a->flags = GA_F_FREED;
+  a->lz = NULL;
+  a->lzleaf = NULL;
   luaL_setmetatable(L, GA_ARRAY_MT);
   return a;
 }
@@ -176,6 +191,7 @@ ga_array *ga_new_view(lua_State *L, int base_idx, int ndim, const int64_t *shape
 }
 
 void ga_array_release(ga_array *a) {
+  if (a->lz || a->lzleaf) ga_lazy_hook.release(a);   /* drops pending work: nothing to compute */
   if (a->block) {
     ga_block *b = a->block;
     a->block = NULL;
@@ -230,7 +246,10 @@ static int reversed_view(lua_State *L, int idx, ga_array *a) {
   return transpose_view(L, idx, a, perm);
 }
 
-/* Fields by name; returns 0 when the key is no field */
+/* Fields by name; returns 0 when the key is no field. Fields about the
+** memory settle pending work: data_ptr as for a write (the address may go
+** anywhere), T (a view) as for a read; shape, dtype and the rest are
+** known without it. */
 static int push_field(lua_State *L, ga_array *a, const char *k) {
   switch (k[0]) {
     case 's':
@@ -245,7 +264,11 @@ static int push_field(lua_State *L, ga_array *a, const char *k) {
     case 'd':
       if (strcmp(k, "dtype") == 0) { lua_pushstring(L, ga_dtypes[a->dtype].name); return 1; }
       if (strcmp(k, "device") == 0) { lua_pushinteger(L, a->device); return 1; }
-      if (strcmp(k, "data_ptr") == 0) { lua_pushinteger(L, (lua_Integer)(uintptr_t)a->data); return 1; }
+      if (strcmp(k, "data_ptr") == 0) {
+        if (!(a->flags & GA_F_FREED)) ga_array_ready(L, a, GA_LZ_WRITE);
+        lua_pushinteger(L, (lua_Integer)(uintptr_t)a->data);
+        return 1;
+      }
       break;
     case 'i':
       if (strcmp(k, "itemsize") == 0) { lua_pushinteger(L, ga_dtypes[a->dtype].itemsize); return 1; }
@@ -253,6 +276,7 @@ static int push_field(lua_State *L, ga_array *a, const char *k) {
     case 'T':
       if (k[1] == 0) {
         if (a->flags & GA_F_FREED) ga_error(L, "the array was freed");
+        ga_array_ready(L, a, GA_LZ_READ);
         return reversed_view(L, 1, a);
       }
       break;
@@ -307,7 +331,8 @@ static int l_newindex(lua_State *L) {
 }
 
 static int l_len(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_toarray(L, 1);           /* its shape only: nothing is settled */
+  if (!a || (a->flags & GA_F_FREED)) a = ga_checkarray(L, 1);   /* raises */
   if (a->ndim == 0) return ga_error(L, "# of a 0-d array");
   lua_pushinteger(L, a->shape[0]);
   return 1;
@@ -389,7 +414,7 @@ static int reshape_to(lua_State *L, int idx, ga_array *a, int nd, int64_t *shape
 }
 
 static int l_reshape(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int64_t shape[GA_MAXDIM];
   int nd = shape_args(L, 2, shape, "reshape");
   resolve_shape(L, a, nd, shape, "reshape");
@@ -397,13 +422,13 @@ static int l_reshape(lua_State *L) {
 }
 
 static int l_ravel(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int64_t n = a->size;
   return reshape_to(L, 1, a, 1, &n);
 }
 
 static int l_flatten(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   ga_array *c = ga_contiguous(L, ga_ctx(L), 1, -1, 1);
   c->shape[0] = a->size;
   c->strides[0] = ga_dtypes[a->dtype].itemsize;
@@ -413,7 +438,7 @@ static int l_flatten(lua_State *L) {
 }
 
 static int l_transpose(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   if (lua_gettop(L) < 2 || lua_isnil(L, 2)) return reversed_view(L, 1, a);
   int64_t axes[GA_MAXDIM];
   int n = shape_args(L, 2, axes, "transpose");
@@ -427,7 +452,7 @@ static int l_transpose(lua_State *L) {
 }
 
 static int l_swapaxes(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int x = ga_checkaxis(L, ga_checkinteger(L, 2, "swapaxes", "axis1"), a->ndim, "swapaxes");
   int y = ga_checkaxis(L, ga_checkinteger(L, 3, "swapaxes", "axis2"), a->ndim, "swapaxes");
   int perm[GA_MAXDIM];
@@ -438,7 +463,7 @@ static int l_swapaxes(lua_State *L) {
 }
 
 static int l_squeeze(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int drop[GA_MAXDIM] = {0};
   if (lua_isnoneornil(L, 2)) {
     for (int d = 0; d < a->ndim; d++) drop[d] = a->shape[d] == 1;
@@ -465,7 +490,7 @@ static int l_squeeze(lua_State *L) {
 }
 
 static int l_expand_dims(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   lua_Integer axis = ga_checkinteger(L, 2, "expand_dims", "axis");
   if (a->ndim + 1 > GA_MAXDIM) ga_error(L, "expand_dims: more than %d dimensions", GA_MAXDIM);
   int p = ga_checkaxis(L, axis, a->ndim + 1, "expand_dims");
@@ -485,7 +510,7 @@ static int l_expand_dims(lua_State *L) {
 }
 
 static int l_broadcast_to(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int64_t shape[GA_MAXDIM], strides[GA_MAXDIM];
   int nd = ga_checkshape(L, 2, shape, "broadcast_to");
   if (!ga_broadcast_strides(a->ndim, a->shape, a->strides, nd, shape, strides))
@@ -503,7 +528,7 @@ static int l_broadcast_to(lua_State *L) {
 ** aligned: a bad view raises instead of reading outside the allocation. */
 static int l_as_strided(lua_State *L) {
   const char *f = "as_strided";
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int64_t shape[GA_MAXDIM], strides[GA_MAXDIM];
   int nd = ga_checkshape(L, 2, shape, f);
   if (ga_checkintlist(L, 3, strides, f) != nd) ga_error(L, "%s: %d strides for %d dimensions", f,
@@ -540,7 +565,7 @@ static int l_as_strided(lua_State *L) {
 /* ===================================================================== */
 
 static int l_copy(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   const char *order = lua_isnoneornil(L, 2) ? "C" : ga_checkstring(L, 2, "copy", "order");
   ga_state *ctx = ga_ctx(L);
   if (a->device != ctx->device) {   /* under another device's scope: a copy there */
@@ -565,7 +590,8 @@ static int l_copy(lua_State *L) {
 }
 
 static int l_astype(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_toarray(L, 1);
+  if (!a || (a->flags & GA_F_FREED)) a = ga_checkarray(L, 1);   /* raises */
   int t = ga_checkdtype(L, 2, -1, "astype");
   if (t < 0) ga_error(L, "astype: a dtype is required");
   int copy = 1;
@@ -579,6 +605,8 @@ static int l_astype(lua_State *L) {
     return 1;
   }
   ga_state *ctx = ga_ctx(L);
+  if (a->device == ctx->device && ga_lazy_hook.astype(L, 1, t)) return 1;   /* recorded (lazy evaluation) */
+  ga_readarray(L, 1);
   if (a->device != ctx->device) {
     ga_copy_across(L, ctx, 1, t);
     return 1;
@@ -598,7 +626,7 @@ static int l_fill(lua_State *L) {
 }
 
 static int l_ascontiguousarray(lua_State *L) {
-  ga_checkarray(L, 1);
+  ga_readarray(L, 1);
   ga_contiguous(L, ga_ctx(L), 1, -1, 0);
   return 1;
 }

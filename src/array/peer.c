@@ -46,7 +46,7 @@ static void come_back(lua_State *L, ga_state *ctx, int device, cudaError_t statu
 
 void ga_copy_across(lua_State *L, ga_state *ctx, int idx, int dtype) {
   idx = lua_absindex(L, idx);
-  ga_array *a = ga_checkarray(L, idx);
+  ga_array *a = ga_readarray(L, idx);
   if (dtype < 0) dtype = a->dtype;
   int here = ctx->device, there = a->device;
   ga_device_enter(L, ctx);

@@ -565,7 +565,7 @@ static void order_after(lua_State *L, cudaStream_t from, cudaStream_t s) {
 ** array of x's shape when omitted. */
 static int l_get(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int opts = lua_istable(L, 3) ? 3 : lua_istable(L, 2) ? 2 : 0;
   int out = lua_type(L, 2) == LUA_TUSERDATA ? 2 : 0;
   if (!out && !lua_isnoneornil(L, 2) && opts != 2)

@@ -207,6 +207,7 @@ void ga_assign(lua_State *L, ga_state *ctx, int dst_idx, int src_idx, const char
   ga_array *src = ga_toarray(L, src_idx);
   if (src) {
     if (src->flags & GA_F_FREED) ga_error(L, "%s: the array was freed", fname);
+    ga_array_ready(L, src, GA_LZ_READ);
     copy_setitem(L, ctx, dst, src, fname);
     return;
   }
@@ -269,7 +270,7 @@ static int dtype_and_opts(lua_State *L, int idx, int *has_opts, const char *fnam
 
 /* A copy of an array, possibly from another device (peer.c) */
 static void copy_array(lua_State *L, ga_state *ctx, int idx, int dtype) {
-  ga_array *a = ga_checkarray(L, idx);
+  ga_array *a = ga_readarray(L, idx);
   if (a->device != ctx->device) {
     ga_copy_across(L, ctx, idx, dtype);
     return;
@@ -352,7 +353,7 @@ static int l_asarray(lua_State *L) { return make_array(L, 1, "asarray"); }
 /* The array's elements in C order in a host buffer (a userdata pushed on
 ** the stack, so that nothing leaks if a later step raises) */
 static const char *host_copy(lua_State *L, ga_state *ctx, int idx, const char *fname) {
-  ga_array *a = ga_checkarray(L, idx);
+  ga_array *a = ga_readarray(L, idx);
   size_t n = (size_t)(a->size * ga_dtypes[a->dtype].itemsize);
   ga_contiguous(L, ctx, idx, -1, 0);
   ga_array *c = ga_toarray(L, -1);
@@ -396,14 +397,14 @@ void ga_push_nested(lua_State *L, const char *buf, int t, int nd, const int64_t 
 }
 
 static int l_totable(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   const char *buf = host_copy(L, ga_ctx(L), 1, "totable");
   ga_push_nested(L, buf, a->dtype, a->ndim, a->shape, "totable");
   return 1;
 }
 
 static int l_tobytes(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   ga_state *ctx = ga_ctx(L);
   size_t n = (size_t)(a->size * ga_dtypes[a->dtype].itemsize);
   ga_contiguous(L, ctx, 1, -1, 0);
@@ -416,7 +417,7 @@ static int l_tobytes(lua_State *L) {
 }
 
 static int l_item(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
+  ga_array *a = ga_readarray(L, 1);
   int nargs = lua_gettop(L) - 1;
   int64_t off = 0;
   if (nargs == 0) {

@@ -40,6 +40,9 @@ typedef struct ga_state {
   ga_capture *capture;    /* the stream capture this state began (graph.c), or NULL */
   int api_depth;          /* 1 while a declared public function runs (api/binder.c) */
   int tracing;            /* a tracer is set (ga_trace_offer) */
+  int lazy;               /* elementwise work is recorded, not launched (ga.set_lazy) */
+  int lz_pending;         /* pending arrays (and writes) not computed yet */
+  struct ga_lazy *lz;     /* the recorder's per-state lists (elementwise/lazy.h), or NULL */
 } ga_state;
 
 /* The context of L; every C function of the module has it as upvalue 1,
@@ -71,6 +74,19 @@ void ga_open_state(lua_State *L);      /* core.ndarray.set_hooks, .set_tracer */
 ** results left on top of the stack, or -1 (nothing left) when the call is
 ** the caller's to run. Call it only while ctx->tracing. */
 int ga_trace_offer(lua_State *L, const char *what, int f, int first, int last);
+
+/* Lazy evaluation (API.md 16; the recorder is elementwise/lazy*.c): work
+** recorded and not computed yet is settled before a synchronize, a stream
+** or device change, an event record, and graph capture or launch. why
+** names the caller in errors. Costs a compare when nothing is pending. */
+extern void (*ga_lazy_flush_fn)(lua_State *L, ga_state *ctx, const char *why);
+/* Memory pressure (runtime/poolobj.c, when an allocation failed even after
+** a full collection): pending writes are landed, which releases what their
+** expressions held; returns 1 when that freed something worth a retry */
+extern int (*ga_lazy_pressure_fn)(lua_State *L, ga_state *ctx);
+static inline void ga_lazy_flush(lua_State *L, ga_state *ctx, const char *why) {
+  if (ctx->lz_pending && ga_lazy_flush_fn) ga_lazy_flush_fn(L, ctx, why);
+}
 
 /* t.k = v for the table t on top (result tables of the module) */
 void ga_setint(lua_State *L, const char *k, lua_Integer v);
@@ -105,6 +121,11 @@ void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_
 
 /* luaL_error with the "gpuarray: " prefix */
 int ga_error(lua_State *L, const char *fmt, ...);
+/* The name Lua called the running C function by ("empty" for ga.empty or
+** C.empty; "add" for __add), or NULL: a local's or an upvalue's name is the
+** caller's own, not a public one. For errors raised deep in a call (no
+** device, out of memory) without passing names down the hot path. */
+const char *ga_called_name(lua_State *L);
 /* Raise "gpuarray: <what>: <cudaErrorName> (<string>)" unless err is success */
 void ga_cuda_check(lua_State *L, cudaError_t err, const char *what);
 

@@ -9,6 +9,13 @@
 
 #include "base/base.h"
 
+const char *ga_called_name(lua_State *L) {
+  lua_Debug ar;
+  if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "n", &ar) || !ar.name) return NULL;
+  if (strcmp(ar.namewhat, "local") == 0 || strcmp(ar.namewhat, "upvalue") == 0) return NULL;
+  return ar.name[0] == '_' && ar.name[1] == '_' ? ar.name + 2 : ar.name;   /* metamethods: "add" */
+}
+
 int ga_error(lua_State *L, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -8,6 +8,9 @@
 
 #include "base/base.h"
 
+void (*ga_lazy_flush_fn)(lua_State *L, ga_state *ctx, const char *why);
+int (*ga_lazy_pressure_fn)(lua_State *L, ga_state *ctx);
+
 static const char ctx_key = 'c';      /* registry key of the ga_state userdata */
 static const char methods_key = 'm';  /* registry key of the ndarray method table */
 

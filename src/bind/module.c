@@ -21,10 +21,10 @@ static const ga_opener openers[] = {
   /* runtime and compile */
   ga_open_cuda, ga_open_device, ga_open_stream, ga_open_pool, ga_open_graph, ga_open_compile,
   /* engines */
-  ga_open_elementwise, ga_open_ufunc, ga_open_operators, ga_open_reduction, ga_open_scan, ga_open_mask,
+  ga_open_elementwise, ga_open_ufunc, ga_open_lazy, ga_open_operators, ga_open_reduction, ga_open_scan, ga_open_mask,
   ga_open_gather, ga_open_rawkernel, ga_open_params, ga_open_random, ga_open_sort,
   /* libraries */
-  ga_open_blas, ga_open_matmul, ga_open_solver, ga_open_solver_svd, ga_open_fft, ga_open_sparse, ga_open_nccl,
+  ga_open_blas, ga_open_matmul, ga_open_solver, ga_open_solver_svd, ga_open_fft, ga_open_sparse, ga_open_nccl, ga_open_distributed,
   ga_open_solver_geev, ga_open_triangular, ga_open_sparse_solve,
   /* interop */
   ga_open_capi, ga_open_dlpack, ga_open_dlpack_hooks,

@@ -28,7 +28,7 @@ const ga_libdesc ga_cublas = {"cuBLAS", cublas_status, blas_create, blas_destroy
 ** float64 vectors of one dtype */
 static int l_blas_dot(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  ga_array *x = ga_checkarray(L, 1), *y = ga_checkarray(L, 2);
+  ga_array *x = ga_readarray(L, 1), *y = ga_readarray(L, 2);
   if (x->dtype != y->dtype || (x->dtype != GA_FLOAT32 && x->dtype != GA_FLOAT64))
     ga_error(L, "_blas_dot: float32 or float64 vectors of one dtype, got %s and %s", ga_dtypes[x->dtype].name,
              ga_dtypes[y->dtype].name);

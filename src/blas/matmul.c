@@ -66,7 +66,7 @@ typedef struct {
 /* x (at idx) as an operand; replaced on the stack by a C-order copy when its
 ** layout is not one cuBLAS takes. Strides must be multiples of the itemsize. */
 static void prepare(lua_State *L, ga_state *ctx, int idx, int nb, operand *o) {
-  ga_array *x = ga_checkarray(L, idx);
+  ga_array *x = ga_readarray(L, idx);
   int64_t isz = ga_dtypes[x->dtype].itemsize;
   int nd = x->ndim;
   int64_t bst = 0;
@@ -209,7 +209,7 @@ static void gemm_int(lua_State *L, ga_state *ctx, const ga_array *a, const ga_ar
 /* core.blas.matmul(a, b, c[, tf32]): c = a @ b as described at the top */
 static int l_matmul(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  ga_array *a = ga_checkarray(L, 1), *b = ga_checkarray(L, 2), *c = ga_checkarray(L, 3);
+  ga_array *a = ga_readarray(L, 1), *b = ga_readarray(L, 2), *c = ga_checkarray(L, 3);
   int tf32 = lua_toboolean(L, 4);
   int nd = c->ndim;
   if (nd < 2 || a->ndim != nd || b->ndim != nd)
@@ -251,7 +251,7 @@ static int l_matmul(lua_State *L) {
 /* core.blas.diag_view(x, offset, axis1, axis2): NumPy's diagonal as a view, the
 ** two axes (1-based) removed and the diagonal appended as the last axis */
 static int l_diag_view(lua_State *L) {
-  ga_array *x = ga_checkarray(L, 1);
+  ga_array *x = ga_readarray(L, 1);
   int64_t off = ga_checkinteger(L, 2, "diagonal", "offset");
   if (x->ndim < 2) ga_error(L, "diagonal: the array needs at least 2 axes, it has %d", x->ndim);
   int a1 = ga_checkaxis(L, ga_checkinteger(L, 3, "diagonal", "axis1"), x->ndim, "diagonal");

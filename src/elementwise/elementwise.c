@@ -360,6 +360,10 @@ static int l_ek_call(lua_State *L) {
   }
   binding bd;
   bind(L, ctx, k, &bd, 2, nargs == np && k->out.n > 0);
+  /* pending arrays get their values, and pending work on the memory the
+  ** kernel writes (outputs, and raw parameters it may write) is settled */
+  for (int j = 0; j < bd.np; j++)
+    if (bd.a[j]) ga_array_ready(L, bd.a[j], j >= bd.nin || param_at(k, j)->raw ? GA_LZ_WRITE : GA_LZ_READ);
 
   int64_t size = -1;
   int block = 0;

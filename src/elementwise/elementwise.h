@@ -161,8 +161,18 @@ struct ga_ewcall {
   const char *const *opts;
 };
 
-/* Run the call: outputs that were not given are pushed (c->outidx). */
+/* Run the call: outputs that were not given are pushed (c->outidx). An
+** input with idx 0 (lazy evaluation's leaves) has no stack slot. */
 int ga_ew_run(lua_State *L, ga_state *ctx, ga_ewcall *c);
+/* The call's broadcast shape (its ndim returned), raising the errors the
+** call would; *same: every array has that shape */
+int ga_ew_shape(lua_State *L, const ga_ewcall *c, int64_t *shape, int *same);
+/* What every engine's call sets alike: the driver's defaults (dimensions
+** merged, vector loads, NumPy's overlap rule, no raw-only size, the
+** default block), the state's stream, the caller's memo, spec maker,
+** object and variant, no NVRTC options */
+void ga_ew_call_defaults(ga_ewcall *c, const ga_state *ctx, ga_ewcache *cache,
+                         void (*make_spec)(const ga_ewcall *c, ga_ewspec *s), const void *ud, int loop);
 /* A raw parameter's words: pointer, size, shape, strides */
 void ga_ew_pack_raw(int64_t *w, const ga_array *a);
 
@@ -205,6 +215,8 @@ int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, in
 void ga_operators_bind(lua_State *L, const char *name, int idx);
 
 void ga_open_ufunc(lua_State *L);       /* core.elementwise.ufunc, .resolve */
+/* lazy evaluation (lazy.h): core.elementwise.lazy_*, x:eval(), the hooks */
+void ga_open_lazy(lua_State *L);
 void ga_open_operators(lua_State *L);   /* < and <= on 0-d arrays */
 
 #endif

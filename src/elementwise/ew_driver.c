@@ -33,7 +33,7 @@ static const char *out_name(const ga_ewcall *c, int j, char *buf, size_t cap) {
 
 /* The broadcast shape of the non-raw inputs, then of each given output
 ** (which must already have it); *same: every array has one shape */
-static int call_shape(lua_State *L, const ga_ewcall *c, int64_t *shape, int *same) {
+int ga_ew_shape(lua_State *L, const ga_ewcall *c, int64_t *shape, int *same) {
   int nb = 0, ndims[GA_MAXPARAMS], nd = 0;
   const int64_t *shapes[GA_MAXPARAMS];
   for (int j = 0; j < c->np; j++)
@@ -82,10 +82,25 @@ static int call_shape(lua_State *L, const ga_ewcall *c, int64_t *shape, int *sam
   return nd;
 }
 
+void ga_ew_call_defaults(ga_ewcall *c, const ga_state *ctx, ga_ewcache *cache,
+                         void (*make_spec)(const ga_ewcall *c, ga_ewspec *s), const void *ud, int loop) {
+  c->param_name = NULL;
+  c->size = -1;
+  c->reduce_dims = c->allow_vin = c->copy_overlaps = 1;
+  c->block = 0;
+  c->stream = ctx->stream;
+  c->cache = cache;
+  c->make_spec = make_spec;
+  c->ud = ud;
+  c->loop = loop;
+  c->nopts = 0;
+  c->opts = NULL;
+}
+
 int ga_ew_run(lua_State *L, ga_state *ctx, ga_ewcall *c) {
   int64_t shape[GA_MAXDIM];
   int same;
-  int nd = call_shape(L, c, shape, &same);
+  int nd = ga_ew_shape(L, c, shape, &same);
   for (int j = 0; j < c->np; j++)
     if (c->a[j] && c->a[j]->device != ctx->device) ga_check_device(L, ctx, c->a[j], c->what);
   int64_t n = ga_shape_size(nd, shape);
@@ -102,7 +117,15 @@ int ga_ew_run(lua_State *L, ga_state *ctx, ga_ewcall *c) {
         ga_array *in = c->a[k];
         if (c->out[k] || c->kind[k] != GA_EW_ARRAY || !in || !ga_arrays_overlap(o, in) || same_elements(o, in))
           continue;
-        c->a[k] = ga_contiguous(L, ctx, c->idx[k], -1, 1);   /* read before anything is written */
+        /* read before anything is written (an operand lazy evaluation
+        ** hands over has no stack slot: copied from its layout) */
+        if (c->idx[k] > 0) {
+          c->a[k] = ga_contiguous(L, ctx, c->idx[k], -1, 1);
+        } else {
+          ga_array *t = ga_new_array(L, ctx, in->dtype, in->ndim, in->shape);
+          ga_copy_into(L, ctx, t, in, c->what);
+          c->a[k] = t;
+        }
         same = 0;
       }
       continue;

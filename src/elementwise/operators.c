@@ -31,12 +31,13 @@ static int l_unary(lua_State *L) {
 }
 
 /* The method's own arguments, checked under its name (upvalue 3): "add_"
-** (luaL_check* would say "bad argument #2 to '?'") */
+** (luaL_check* would say "bad argument #2 to '?'"); a pending self stays
+** pending (lazy evaluation) */
 static void method_args(lua_State *L) {
   const char *name = lua_tostring(L, lua_upvalueindex(3));
   if (!ga_toarray(L, 1))
     ga_error(L, "%s: expected an ndarray (x:%s(y)), got %s", name, name, luaL_typename(L, 1));
-  ga_checkarray(L, 1);   /* a freed one raises */
+  if (ga_toarray(L, 1)->flags & GA_F_FREED) ga_checkarray(L, 1);   /* raises */
   ga_checkany(L, 2, name, "the second operand");
   /* the declaration's rule (API.md §0): nothing past y, no options */
   if (lua_gettop(L) == 3 && lua_type(L, 3) == LUA_TTABLE && !ga_toarray(L, 3)) {
@@ -93,6 +94,7 @@ static int read_value(lua_State *L, int idx, cmpval *v, const char *op) {
   if (a) {
     if (a->flags & GA_F_FREED) ga_error(L, "%s: the array was freed", op);
     if (a->ndim != 0) return 0;
+    ga_array_ready(L, a, GA_LZ_READ);
     if (GA_IS_COMPLEX(a->dtype)) ga_error(L, "%s: complex values are not ordered", op);
     ga_check_device(L, ga_ctx(L), a, op);
     ga_value e;

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "elementwise/elementwise.h"
+#include "elementwise/lazy.h"
 
 #define UF_MAXLOOPS 48
 #define UF_MAXOPS 16
@@ -215,6 +215,65 @@ static void call_spec(const ga_ewcall *c, ga_ewspec *s) {
   make_spec(u, &u->loops[c->loop], c->kind, c->dtype, c->dtype + u->nin, s);
 }
 
+/* The lazy recorder takes the call (lazy.h) when it is on, no capture
+** records the launches, an array is among the inputs (scalars alone give a
+** 0-d array eagerly), the recorder takes every array (on the current
+** device: the eager call raises otherwise; not wrapped memory), and a
+** multi-output ufunc writes no out= */
+static int recordable(const ga_state *ctx, const ga_ufunc *u, const ga_ewcall *c) {
+  if (!ctx->lazy || ctx->capture) return 0;
+  int arrays = 0;
+  for (int k = 0; k < c->np; k++) {
+    if (!c->a[k]) continue;
+    if (!ga_lz_takes(ctx, c->a[k])) return 0;
+    if (c->out[k] && u->nout > 1) return 0;
+    arrays += !c->out[k];
+  }
+  return arrays > 0;
+}
+
+/* Record the call: one pending array per output (or the given output's
+** value replaced), each a node over the inputs' nodes and the scalar
+** values the eager call would pass. Shape errors raise here, as eagerly. */
+static int record(lua_State *L, ga_state *ctx, ga_ufunc *u, int l, ga_ewcall *c) {
+  int nin = u->nin, nout = u->nout;
+  int64_t shape[GA_MAXDIM];
+  int same;
+  int nd = ga_ew_shape(L, c, shape, &same);
+  for (int j = 0; j < nout; j++) {
+    ga_lznode *n;
+    for (int tries = 0;; tries++) {
+      n = ga_lz_node_new(L, LZ_UFUNC, c->dtype[nin + j]);
+      n->op.u = u;
+      n->op.loop = l;
+      n->op.pick = j;
+      n->op.nargs = nin;
+      for (int k = 0; k < nin; k++) {
+        if (c->a[k]) {
+          n->op.arg[k] = ga_lz_operand(L, ctx, c->a[k]);
+        } else {
+          n->op.sdtype[k] = c->dtype[k];
+          n->op.sval[k] = c->val[k];
+        }
+      }
+      if (ga_lz_node_seal(n) || tries) break;
+      /* past a bound (lazy.h): the pending inputs are computed first */
+      ga_lz_node_unref(n);
+      ctx->lz->bounds++;
+      for (int k = 0; k < nin; k++)
+        if (c->a[k] && (c->a[k]->flags & GA_F_LAZY)) ga_lz_settle_array(L, ctx, c->a[k]);
+    }
+    ga_array *o = c->a[nin + j];
+    if (o) {
+      ga_lz_store(L, ctx, o, n);
+      lua_pushvalue(L, c->idx[nin + j]);
+    } else {
+      ga_lz_push_result(L, ctx, n, nd, shape);
+    }
+  }
+  return nout;
+}
+
 /* out_idx: per output, an ndarray's stack index or 0 (allocate) */
 static int apply(lua_State *L, ga_ufunc *u, const int *in_idx, const int *out_idx, int forced) {
   ga_state *ctx = ga_ctx(L);
@@ -263,20 +322,94 @@ static int apply(lua_State *L, ga_ufunc *u, const int *in_idx, const int *out_id
     c.a[k] = out;
     c.key[2] |= (uint64_t)otype << (8 * j);
   }
-  c.param_name = NULL;
-  c.size = -1;
-  c.reduce_dims = c.allow_vin = c.copy_overlaps = 1;
-  c.block = 0;
-  c.stream = ctx->stream;
-  c.cache = &u->cache;
-  c.make_spec = call_spec;
-  c.ud = u;
-  c.loop = l;
-  c.nopts = 0;
-  c.opts = NULL;
+  ga_ew_call_defaults(&c, ctx, &u->cache, call_spec, u, l);
+  if (recordable(ctx, u, &c)) return record(L, ctx, u, l, &c);
+  /* eagerly: pending operands are computed, pending work on the output's
+  ** memory settled */
+  for (int k = 0; k < c.np; k++)
+    if (c.a[k]) ga_array_ready(L, c.a[k], c.out[k] ? GA_LZ_WRITE : GA_LZ_READ);
   ga_ew_run(L, ctx, &c);
   for (int j = 0; j < nout; j++) lua_pushvalue(L, c.outidx[nin + j]);
   return nout;
+}
+
+/* ===================================================================== */
+/* what lazy evaluation needs of a ufunc (lazy.h)                        */
+/* ===================================================================== */
+
+void ga_ufunc_loopinfo_get(const ga_ufunc *u, int loop, ga_ufunc_loopinfo *li) {
+  const uloop *lp = &u->loops[loop];
+  li->name = u->name;
+  li->op = u->ops[lp->op];
+  li->nin = u->nin;
+  li->nout = u->nout;
+  int n = 0;
+  for (int k = 0; k < u->nin; k++) {
+    li->in[k] = lp->in[k];
+    li->sig[n++] = char_of_dtype(lp->in[k]);
+  }
+  li->sig[n++] = '-';
+  li->sig[n++] = '>';
+  for (int j = 0; j < u->nout; j++) {
+    li->out[j] = lp->out[j];
+    li->sig[n++] = char_of_dtype(lp->out[j]);
+  }
+  li->sig[n] = 0;
+}
+
+void ga_ufunc_run_loop(lua_State *L, ga_state *ctx, ga_ufunc *u, int l, ga_array *const *a,
+                       const ga_value *sval, ga_array *out) {
+  const uloop *lp = &u->loops[l];
+  int nin = u->nin;
+  ga_ewcall c;
+  c.what = u->fname;
+  c.np = nin + 1;
+  c.key[1] = (uint64_t)l;
+  c.key[2] = (uint64_t)out->dtype;
+  for (int k = 0; k < nin; k++) {
+    c.out[k] = 0;
+    c.idx[k] = 0;
+    c.a[k] = a[k];
+    if (a[k]) {
+      c.kind[k] = GA_EW_ARRAY;
+      c.dtype[k] = a[k]->dtype;
+    } else {
+      c.kind[k] = GA_EW_SCALAR;
+      c.dtype[k] = compute_of(lp->in[k]);
+      c.val[k] = sval[k];
+    }
+    c.key[1] |= (uint64_t)(c.dtype[k] | c.kind[k] << 4) << (8 + 8 * k);
+  }
+  c.kind[nin] = GA_EW_ARRAY;
+  c.out[nin] = 1;
+  c.dtype[nin] = out->dtype;
+  c.idx[nin] = 0;
+  c.a[nin] = out;
+  ga_ew_call_defaults(&c, ctx, &u->cache, call_spec, u, l);
+  ga_ew_run(L, ctx, &c);
+}
+
+/* Every ufunc stays alive as long as its state: a pending node may hold
+** one after the Lua side dropped it, and codegen pushes it by address */
+static const char anchor_key = 'u';
+
+static void anchor(lua_State *L, ga_ufunc *u, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &anchor_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &anchor_key);
+  }
+  lua_pushvalue(L, idx);
+  lua_rawsetp(L, -2, u);
+  lua_pop(L, 1);
+}
+
+void ga_ufunc_push(lua_State *L, const ga_ufunc *u) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &anchor_key);
+  lua_rawgetp(L, -1, u);
+  lua_remove(L, -2);
 }
 
 int ga_ufunc_apply(lua_State *L, ga_ufunc *u, const int *in_idx, int out_idx, int forced) {
@@ -497,6 +630,7 @@ static int l_ufunc_new(lua_State *L) {
     }
   }
   lua_settop(L, self);
+  anchor(L, u, self);
   ga_operators_bind(L, u->name, self);   /* a + b calls "add" from now on */
   return 1;
 }

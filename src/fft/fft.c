@@ -43,7 +43,7 @@ static ga_fftplan **push_pin(lua_State *L) {
 
 static int l_fft_exec(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  ga_array *x = ga_checkarray(L, 1);
+  ga_array *x = ga_readarray(L, 1);
   int kind = luaL_checkoption(L, 2, NULL, kinds);
   int rank = (int)luaL_checkinteger(L, 3);
   if (rank < 1 || rank > 3 || rank > x->ndim) ga_error(L, "fft: 1 to 3 transform axes of at most ndim, got %d", rank);

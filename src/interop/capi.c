@@ -141,6 +141,9 @@ void ga_wrap(lua_State *L, void *ptr, int dtype, int ndim, const int64_t *shape,
 int ga_test(lua_State *L, int idx, ga_desc *out) {
   ga_array *a = (ga_array *)luaL_testudata(L, idx, GA_ARRAY_MT);
   if (!a || (a->flags & GA_F_FREED)) return 0;
+  /* the host may read or write the memory: pending work on it is settled
+  ** (lazy evaluation: a pending array gets its value) */
+  ga_array_ready(L, a, GA_LZ_WRITE);
   out->data = a->size > 0 ? a->data : NULL;
   out->dtype = a->dtype;
   out->itemsize = ga_dtypes[a->dtype].itemsize;

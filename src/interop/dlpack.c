@@ -212,6 +212,7 @@ static int l_from_dlpack(lua_State *L) {
   ga_array *x = ga_toarray_in(L, ctx, 1);
   if (x) {
     if (x->flags & GA_F_FREED) ga_error(L, "%s: the array was freed", f);
+    ga_array_ready(L, x, GA_LZ_READ);   /* a view of a pending array: its value first */
     ga_new_view(L, 1, x->ndim, x->shape, x->strides, x->data);
     return 1;
   }

@@ -10,6 +10,7 @@
 ** Ranks and devices are numbered from 0, as NCCL, CUDA and process
 ** launchers number them.
 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ typedef struct {
   ga_object obj;          /* obj.alive: the NCCL communicator exists */
   ga_nccl_comm comm;
   int device, rank, nranks;
+  int pending;            /* a non-blocking init not yet done (poll()) */
 } comm;
 
 static const ga_objtype comm_type = {COMM_MT, "a Communicator", "communicator"};
@@ -31,7 +33,9 @@ static const ga_objtype comm_type = {COMM_MT, "a Communicator", "communicator"};
 /* ---------------------------------------------------------------------- */
 
 static comm *check_comm(lua_State *L, const char *fname) {
-  return (comm *)ga_object_check(L, 1, &comm_type, fname);
+  comm *c = (comm *)ga_object_check(L, 1, &comm_type, fname);
+  if (c->pending) ga_error(L, "%s: the communicator's non-blocking init is not done (poll() until true)", fname);
+  return c;
 }
 
 static const char *const op_names[] = {"sum", "prod", "max", "min", "avg", NULL};
@@ -82,6 +86,7 @@ static ga_array *check_buffer(lua_State *L, int idx, const comm *c, const char *
              c->device);
   if (!(a->flags & GA_F_C) && a->size > 1)
     ga_error(L, "%s: %s must be C-contiguous (x:copy() makes a contiguous copy)", fname, what);
+  ga_array_ready(L, a, GA_LZ_WRITE);   /* (lazy evaluation: read or written by NCCL) */
   return a;
 }
 
@@ -147,8 +152,39 @@ static cudaStream_t opt_stream(lua_State *L, ga_state *ctx, const comm *c, int i
   return ga_opt_stream(L, ctx, idx, fname);
 }
 
-/* Queue or fail: NCCL's status as a gpuarray error */
+/* A communicator made non-blocking answers ncclInProgress while NCCL
+** finishes the call in the background: wait for its real status */
+static int settle(const ga_nccl_api *nc, ga_nccl_comm cm, int status) {
+  while (status == GA_NCCL_IN_PROGRESS) {
+    int err = 0;
+    int st = nc->comm_get_async_error(cm, &err);
+    status = st != 0 ? st : err;
+  }
+  return status;
+}
+
+/* The communicators used inside the open group (group_start ..
+** group_end) of this thread: ncclGroupEnd answers ncclInProgress for
+** non-blocking ones, and each must then be waited for */
+#define GROUP_MAX 64
+static _Thread_local int group_depth, group_n;
+static _Thread_local ga_nccl_comm group_comms[GROUP_MAX];
+
+static void group_note(ga_nccl_comm cm) {
+  for (int i = 0; i < group_n; i++)
+    if (group_comms[i] == cm) return;
+  if (group_n < GROUP_MAX) group_comms[group_n++] = cm;
+}
+
+/* Queue or fail: NCCL's status as a gpuarray error (inside a group, the
+** work starts at group_end, which waits for it) */
 static void done(lua_State *L, const comm *c, int status, const char *fname, const char *call) {
+  if (group_depth > 0) {
+    group_note(c->comm);
+    if (status == GA_NCCL_IN_PROGRESS) status = 0;
+  } else if (status == GA_NCCL_IN_PROGRESS) {
+    status = settle(ga_nccl_try(NULL), c->comm, status);
+  }
   ga_nccl_check(L, status, c->comm, fname, call);
 }
 
@@ -410,6 +446,101 @@ static int l_comm_new(lua_State *L) {
   return 1;
 }
 
+/* Communicator_nonblocking(nranks, id, rank) -> a communicator whose init
+** goes on in NCCL's background (ncclCommInitRankConfig, blocking = 0):
+** poll() it until true, or abort() it when it takes too long (a rank that
+** never came) */
+static int l_comm_new_nonblocking(lua_State *L) {
+  static const char *fname = "distributed.init";
+  ga_state *ctx = ga_ctx(L);
+  lua_Integer nranks = ga_checkinteger(L, 1, fname, "nranks");
+  ga_nccl_id id;
+  parse_id(L, 2, &id, fname);
+  lua_Integer rank = ga_checkinteger(L, 3, fname, "rank");
+  if (nranks < 1 || nranks > 1 << 20) ga_error(L, "%s: nranks must be at least 1 (got %d)", fname, (int)nranks);
+  if (rank < 0 || rank >= nranks)
+    ga_error(L, "%s: rank %d is not in 0 to nranks-1 (%d)", fname, (int)rank, (int)nranks - 1);
+  const ga_nccl_api *nc = ga_nccl(L, fname);
+  if (!nc->comm_init_rank_config)
+    ga_error(L, "%s: the NCCL library has no ncclCommInitRankConfig (NCCL 2.14 or later is needed)", fname);
+  ga_device_enter(L, ctx);
+  comm *c = (comm *)ga_object_new(L, &comm_type, sizeof *c, 0);
+  if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
+  ga_nccl_config config = {sizeof config, 0xcafebeef, 21400, 0, INT_MIN, INT_MIN, INT_MIN, NULL};
+  int status = nc->comm_init_rank_config(&c->comm, (int)nranks, id, (int)rank, &config);
+  if (status != 0 && status != GA_NCCL_IN_PROGRESS) {
+    if (c->comm) (void)nc->comm_abort(c->comm);
+    c->comm = NULL;
+    ga_nccl_check(L, status, NULL, fname, "ncclCommInitRankConfig");
+  }
+  c->obj.alive = 1;
+  c->pending = 1;
+  c->device = ctx->device;
+  c->rank = (int)rank;
+  c->nranks = (int)nranks;
+  return 1;
+}
+
+static void describe(lua_State *L, const ga_nccl_api *nc, comm *c);
+
+/* c:poll() -> true when the communicator is ready, false while its
+** non-blocking init goes on; raises what NCCL met */
+static int l_poll(lua_State *L) {
+  comm *c = (comm *)ga_object_check(L, 1, &comm_type, "poll");
+  if (!c->pending) {
+    lua_pushboolean(L, c->obj.alive);
+    return 1;
+  }
+  const ga_nccl_api *nc = ga_nccl(L, "poll");
+  int err = 0;
+  ga_nccl_check(L, nc->comm_get_async_error(c->comm, &err), c->comm, "poll", "ncclCommGetAsyncError");
+  if (err == GA_NCCL_IN_PROGRESS) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  ga_nccl_check(L, err, c->comm, "poll", "ncclCommInitRankConfig");
+  c->pending = 0;
+  describe(L, nc, c);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* c:split(color, key[, blocking]) -> the communicator of the ranks that
+** gave the same color, ranked by key (ncclCommSplit; every rank of c calls
+** it); color -1 (NCCL_SPLIT_NOCOLOR): this rank joins none and gets nil.
+** The child inherits c's config, or is made blocking when blocking is true
+** (distributed.init: a world started non-blocking, for its timeout, is
+** split once into a blocking one, whose collectives are queued when they
+** return) */
+static int l_split(lua_State *L) {
+  static const char *fname = "new_group";
+  comm *c = check_comm(L, fname);
+  lua_Integer color = ga_checkinteger(L, 2, fname, "color");
+  lua_Integer key = ga_checkinteger(L, 3, fname, "key");
+  if (color < -1 || color > INT_MAX || key < INT_MIN || key > INT_MAX)
+    ga_error(L, "%s: color and key must be 32-bit (color -1: no group)", fname);
+  const ga_nccl_api *nc = ga_nccl(L, fname);
+  if (!nc->comm_split) ga_error(L, "%s: the NCCL library has no ncclCommSplit (NCCL 2.18 or later is needed)", fname);
+  ga_state *ctx = ga_ctx(L);
+  if (ctx->device != c->device)
+    ga_error(L, "%s: the communicator is on device %d, the current device is %d", fname, c->device, ctx->device);
+  comm *n = (comm *)ga_object_new(L, &comm_type, sizeof *n, 0);
+  ga_nccl_comm made = NULL;
+  ga_nccl_config config = {sizeof config, 0xcafebeef, 21400, 1, INT_MIN, INT_MIN, INT_MIN, NULL};
+  int status = settle(nc, c->comm, nc->comm_split(c->comm, (int)color, (int)key, &made,
+                                                  lua_toboolean(L, 4) ? &config : NULL));
+  if (status == 0 && made) status = settle(nc, made, GA_NCCL_IN_PROGRESS);
+  ga_nccl_check(L, status, c->comm, fname, "ncclCommSplit");
+  if (!made) {
+    lua_pushnil(L);
+    return 1;
+  }
+  n->comm = made;
+  n->obj.alive = 1;
+  describe(L, nc, n);
+  return 1;
+}
+
 /* init_all(devices) -> {comm, ...}: one process driving several GPUs;
 ** devices is a count n (devices 0 to n-1) or a list of device ids */
 static int l_init_all(lua_State *L) {
@@ -466,6 +597,7 @@ static int l_init_all(lua_State *L) {
 static int l_group_start(lua_State *L) {
   const ga_nccl_api *nc = ga_nccl(L, "group_start");
   ga_nccl_check(L, nc->group_start(), NULL, "group_start", "ncclGroupStart");
+  if (group_depth++ == 0) group_n = 0;
   return 0;
 }
 
@@ -473,6 +605,15 @@ static int l_group_end(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   const ga_nccl_api *nc = ga_nccl(L, "group_end");
   int status = nc->group_end();
+  if (group_depth > 0 && --group_depth == 0) {
+    /* non-blocking communicators: the group goes on in the background */
+    for (int i = 0; i < group_n && status == GA_NCCL_IN_PROGRESS; i++) {
+      int st = settle(nc, group_comms[i], GA_NCCL_IN_PROGRESS);
+      if (st != 0) status = st;
+    }
+    if (status == GA_NCCL_IN_PROGRESS) status = 0;
+    group_n = 0;
+  }
   if (ctx->device >= 0) (void)cudaSetDevice(ctx->device);   /* the group may have moved it */
   ga_nccl_check(L, status, NULL, "group_end", "ncclGroupEnd");
   return 0;
@@ -536,6 +677,8 @@ static const luaL_Reg comm_methods[] = {
   {"destroy", l_destroy},
   {"abort", l_abort},
   {"async_error", l_async_error},
+  {"poll", l_poll},
+  {"split", l_split},
   {NULL, NULL}
 };
 
@@ -545,6 +688,7 @@ static const luaL_Reg nccl_funcs[] = {
   {"get_unique_id", l_get_unique_id},
   {"Communicator", l_comm_new},
   {"init_all", l_init_all},
+  {"Communicator_nonblocking", l_comm_new_nonblocking},
   {"group_start", l_group_start},
   {"group_end", l_group_end},
   {NULL, NULL}

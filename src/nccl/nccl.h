@@ -42,7 +42,21 @@ typedef struct {
   int (*recv)(void *buf, size_t count, int type, int peer, ga_nccl_comm comm, cudaStream_t s);
   int (*group_start)(void);
   int (*group_end)(void);
+  /* optional (NULL where the library is older): non-blocking init (2.14),
+  ** communicator split (2.18) */
+  int (*comm_init_rank_config)(ga_nccl_comm *comm, int nranks, ga_nccl_id id, int rank, void *config);
+  int (*comm_split)(ga_nccl_comm comm, int color, int key, ga_nccl_comm *newcomm, void *config);
 } ga_nccl_api;
+/* ncclConfig_t as NCCL 2.14 laid it out (NCCL reads an older layout by its
+** size and version fields); NCCL_CONFIG_INITIALIZER's values with
+** blocking chosen */
+typedef struct {
+  size_t size;
+  unsigned int magic, version;
+  int blocking, cga_cluster_size, min_ctas, max_ctas;
+  const char *net_name;
+} ga_nccl_config;
+enum { GA_NCCL_IN_PROGRESS = 7 };
 /* NCCL's status names */
 extern const ga_statusname ga_nccl_status[];
 /* The loaded library, or NULL with *reason saying why (never raises) */

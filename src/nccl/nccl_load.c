@@ -84,6 +84,9 @@ static void load(void) {
       return;
     }
   }
+  /* the optional ones: their absence is said when they are used */
+  *(void **)&api.comm_init_rank_config = dlsym(h, "ncclCommInitRankConfig");
+  *(void **)&api.comm_split = dlsym(h, "ncclCommSplit");
   loaded = 1;   /* the handle stays open for the life of the process */
 }
 

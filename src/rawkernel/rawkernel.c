@@ -387,6 +387,7 @@ static int convert_arg(lua_State *L, ga_state *ctx, rawkernel *k, int i, slot *s
         lua_pushfstring(L, "array is on device %d, the current device is %d", a->device, ctx->device);
         return arg_error(L, k, i, "%s", lua_tostring(L, -1));
       }
+      ga_array_ready(L, a, GA_LZ_WRITE);   /* the kernel may read or write it (lazy evaluation) */
       s->p = a->data;
       return 0;
     }

@@ -195,7 +195,7 @@ static int l_builtin_call(lua_State *L) {
     int ddi = bound_at(L, base, bi->p_ddof);
     if (!lua_isnoneornil(L, ddi)) o.ddof = lua_tonumber(L, ddi);
   }
-  ga_checkarray(L, x_idx);
+  ga_readarray(L, x_idx);
   if (bi->single_axis && o.axis_idx && lua_type(L, o.axis_idx) != LUA_TNUMBER)
     return ga_error(L, "%s: axis must be an integer, got %s", fname, luaL_typename(L, o.axis_idx));
   uint32_t axes = ga_red_axes(L, o.axis_idx ? o.axis_idx : lua_gettop(L) + 1, x->ndim, fname);
@@ -524,7 +524,7 @@ static int l_kernel_call(lua_State *L) {
     ga_array *a = ga_toarray(L, first + i);
     is_arr[i] = a != NULL;
     if (a) {
-      ga_checkarray(L, first + i);
+      ga_readarray(L, first + i);
       bind_array(L, k, &k->in.p[i], a->dtype, &tm);
     }
   }
@@ -532,7 +532,7 @@ static int l_kernel_call(lua_State *L) {
   for (int i = 0; i < nin; i++) {
     if (is_arr[i]) {
       dt[i] = ga_param_dtype(&k->in.p[i], &tm);
-      call.arr[i] = ga_checkarray(L, first + i);
+      call.arr[i] = ga_readarray(L, first + i);
       continue;
     }
     int t = ga_param_dtype(&k->in.p[i], &tm);

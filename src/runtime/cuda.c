@@ -75,14 +75,9 @@ static void set_limits(lua_State *L, int device) {
 ** name as the call site wrote it; "__add" for an operator), found only on
 ** this error path so that the hot path passes no names. */
 static int no_device(lua_State *L) {
-  lua_Debug ar;
-  const char *fn = NULL;
-  /* a local's or an upvalue's name is the caller's own (a wrapper's "c"):
-  ** then the declared function around the call names itself (src/api) */
-  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name &&
-      strcmp(ar.namewhat, "local") != 0 && strcmp(ar.namewhat, "upvalue") != 0)
-    fn = ar.name;
-  if (fn && fn[0] == '_' && fn[1] == '_') fn += 2;   /* metamethods: "add" */
+  /* without a name the declared function around the call names itself
+  ** (src/api renames the error) */
+  const char *fn = ga_called_name(L);
   const char *why = "no device was found";
   int driver = 0;
   if (init_error == cudaErrorInsufficientDriver) {
@@ -240,6 +235,7 @@ static int l_device_properties(lua_State *L) {
 
 static int l_synchronize(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
+  ga_lazy_flush(L, ctx, "synchronize");
   ga_device_enter(L, ctx);
   ga_capture_guard_device(L, ctx, "synchronize");
   ga_cuda_check(L, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -318,6 +314,7 @@ static int l_l2_fetch_granularity(lua_State *L) {
 
 static int l_stream_sync(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
+  ga_lazy_flush(L, ctx, "_stream_sync");
   ga_device_enter(L, ctx);
   ga_capture_guard(L, ctx, ctx->stream, "_stream_sync");
   ga_cuda_check(L, cudaStreamSynchronize(ctx->stream), "cudaStreamSynchronize");

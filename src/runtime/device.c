@@ -101,6 +101,7 @@ static int l_scope_close(lua_State *L) {
 static int l_device_synchronize(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   int id = ga_checkdevice(L, 1, "Device.synchronize");
+  ga_lazy_flush(L, ctx, "Device.synchronize");
   ga_device_enter(L, ctx);
   ga_capture_guard_device(L, ctx, "Device.synchronize");
   if (id == ctx->device) {

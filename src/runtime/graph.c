@@ -197,6 +197,7 @@ int ga_l_begin_capture(lua_State *L) {
              "(use a created stream: ga.Stream({non_blocking = true}))");
   if (ctx->capture)
     ga_error(L, "begin_capture: this Lua state is already capturing a stream (end_capture first)");
+  ga_lazy_flush(L, ctx, "begin_capture");   /* work recorded before is not the graph's */
   ga_device_enter(L, ctx);
   unsigned flags = 0;
   if (cudaStreamGetFlags(s, &flags) != cudaSuccess) (void)cudaGetLastError();
@@ -350,6 +351,7 @@ static int l_graph_launch(lua_State *L) {
   if (gr->device != ctx->device)
     ga_error(L, "Graph.launch: the graph is on device %d, the current device is %d", gr->device,
              ctx->device);
+  ga_lazy_flush(L, ctx, "Graph.launch");    /* a replay reads and writes the arrays' memory */
   ga_device_enter(L, ctx);
   ga_cuda_check(L, cudaGraphLaunch(gr->exec, s), "Graph.launch: cudaGraphLaunch");
   lua_settop(L, 1);

@@ -568,6 +568,7 @@ static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph)
 
 handout:
   atomic_store_explicit(&c->b.refs, 1, memory_order_relaxed);
+  c->b.lz_readers = c->b.lz_stores = 0;
   c->b.stream = s;
   c->b.release = NULL;
   c->b.release_ctx = NULL;

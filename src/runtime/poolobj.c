@@ -81,12 +81,21 @@ static ga_block *alloc_recover(lua_State *L, ga_state *ctx, ga_pool *p, size_t n
     ga_pool_free_all(p);
     b = try(p, nbytes, s);
     if (b) return b;
+    /* pending lazy work holds memory its expressions read: land what can
+    ** land without allocating, collect again, retry */
+    if (!graph && ctx->lz_pending && ga_lazy_pressure_fn && ga_lazy_pressure_fn(L, ctx)) {
+      lua_gc(ctx->main, LUA_GCCOLLECT);
+      ga_pool_free_all(p);
+      b = try(p, nbytes, s);
+      if (b) return b;
+    }
   }
   ga_pool_stats st;
   ga_pool_get_stats(p, &st);
   int host = ga_pool_device(p) < 0;
-  ga_error(L, "out of %s memory (requested %I bytes, pool holds %I)", host ? "host test" : "device",
-           (lua_Integer)nbytes, (lua_Integer)st.total_bytes);
+  const char *fn = ga_called_name(L);   /* "empty: out of device memory ..." */
+  ga_error(L, "%s%sout of %s memory (requested %I bytes, pool holds %I)", fn ? fn : "", fn ? ": " : "",
+           host ? "host test" : "device", (lua_Integer)nbytes, (lua_Integer)st.total_bytes);
   return NULL;
 }
 

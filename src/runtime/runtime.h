@@ -47,6 +47,10 @@ struct ga_block {
   void (*release)(void *ctx, void *ptr);
   void *release_ctx;
   void *priv;             /* the pool's bookkeeping */
+  /* lazy evaluation (elementwise/lazy.h): pending arrays of this block's
+  ** state that read it, and that will write it. A write into the block
+  ** evaluates the readers first; any use of it, the writers. */
+  int lz_readers, lz_stores;
 };
 
 /* The default pool of a device (process-wide, created on first use) */

@@ -72,6 +72,7 @@ void ga_push_current_stream(lua_State *L, ga_state *ctx) {
 static void set_current(lua_State *L, ga_state *ctx, int idx) {
   ga_stream *st = idx ? ga_tostream(L, idx) : NULL;
   cudaStream_t s = st && st->obj.alive ? st->s : NULL;
+  if (s != ctx->stream) ga_lazy_flush(L, ctx, "stream change");   /* pending work runs where it was recorded */
   int ref = LUA_NOREF;
   if (s) {
     lua_pushvalue(L, idx);
@@ -101,6 +102,7 @@ static void push_bydev(lua_State *L) {
 
 void ga_stream_switch_device(lua_State *L, ga_state *ctx, int device) {
   if (device == ctx->device) return;
+  ga_lazy_flush(L, ctx, "device change");
   push_bydev(L);
   int t = lua_gettop(L);
   if (ctx->stream_ref != LUA_NOREF) lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->stream_ref);
@@ -234,6 +236,7 @@ static int l_scope_close(lua_State *L) {
 static int l_stream_synchronize(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   cudaStream_t s = ga_checkstream(L, ctx, 1, "Stream.synchronize");
+  ga_lazy_flush(L, ctx, "Stream.synchronize");
   ga_device_enter(L, ctx);
   ga_capture_guard(L, ctx, s, "Stream.synchronize");
   ga_cuda_check(L, cudaStreamSynchronize(s), "Stream.synchronize: cudaStreamSynchronize");
@@ -372,6 +375,7 @@ static int l_event_new(lua_State *L) {
 static int event_record(lua_State *L, ga_state *ctx, ga_event *ev, cudaStream_t s, const char *fname) {
   if (ev->device != ctx->device)
     ga_error(L, "%s: the event is on device %d, the current device is %d", fname, ev->device, ctx->device);
+  ga_lazy_flush(L, ctx, fname);      /* the event follows the work recorded before it */
   ga_device_enter(L, ctx);
   ga_cuda_check(L, cudaEventRecord(ev->e, s), lua_pushfstring(L, "%s: cudaEventRecord", fname));
   ev->recorded = 1;

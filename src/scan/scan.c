@@ -291,7 +291,7 @@ static int scan_call(lua_State *L) {
       out_idx = base + sf->p_out;
     }
   }
-  ga_checkarray(L, x_idx);
+  ga_readarray(L, x_idx);
   int acc, out_dt;
   scan_types(x->dtype, over, &acc, &out_dt);
   int axis;

@@ -322,8 +322,8 @@ static int l_take(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   lua_settop(L, 5);
   const char *fname = luaL_optstring(L, 5, "take");
-  ga_array *x = ga_checkarray(L, 1);
-  ga_array *idx = ga_checkarray(L, 2);
+  ga_array *x = ga_readarray(L, 1);
+  ga_array *idx = ga_readarray(L, 2);
   ga_array *out = lua_isnil(L, 4) ? NULL : ga_checkarray(L, 4);
   check_index_dtype(L, idx, fname);
   ga_check_device(L, ctx, x, fname);
@@ -379,8 +379,8 @@ static int l_scatter(lua_State *L) {
   lua_settop(L, 4);
   const char *fname = luaL_optstring(L, 4, "index");
   ga_array *x = ga_checkarray(L, 1);
-  ga_array *idx = ga_checkarray(L, 2);
-  ga_array *v = ga_checkarray(L, 3);
+  ga_array *idx = ga_readarray(L, 2);
+  ga_array *v = ga_readarray(L, 3);
   check_index_dtype(L, idx, fname);
   if (x->ndim == 0) ga_error(L, "%s: a 0-d array cannot be indexed with an integer array", fname);
   ga_check_device(L, ctx, x, fname);
@@ -405,8 +405,8 @@ static int l_put(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   lua_settop(L, 3);
   ga_array *x = ga_checkarray(L, 1);
-  ga_array *idx = ga_checkarray(L, 2);
-  ga_array *vals = ga_checkarray(L, 3);
+  ga_array *idx = ga_readarray(L, 2);
+  ga_array *vals = ga_readarray(L, 3);
   check_index_dtype(L, idx, "put");
   ga_check_device(L, ctx, x, "put");
   ga_check_device(L, ctx, idx, "put");

@@ -111,7 +111,7 @@ static int64_t count_selected(lua_State *L, ga_state *ctx, const void *p, int tf
 /* The mask at idx for array x (both on the current device) */
 static ga_array *check_mask(lua_State *L, ga_state *ctx, ga_array *x, int idx, const char *fname) {
   ga_check_device(L, ctx, x, fname);
-  ga_array *m = ga_checkarray(L, idx);
+  ga_array *m = ga_readarray(L, idx);
   ga_check_device(L, ctx, m, fname);
   if (m->dtype != GA_BOOL) ga_error(L, "%s: a mask must be a bool array, got %s", fname, ga_dtypes[m->dtype].name);
   int same = m->ndim == x->ndim;
@@ -129,7 +129,7 @@ static ga_array *check_mask(lua_State *L, ga_state *ctx, ga_array *x, int idx, c
 static int l_mask_get(lua_State *L) {
   const char *fname = "index";
   ga_state *ctx = ga_ctx(L);
-  ga_array *x = ga_checkarray(L, 1);
+  ga_array *x = ga_readarray(L, 1);
   check_mask(L, ctx, x, 2, fname);
   lua_settop(L, 2);
   int64_t n = x->size;
@@ -168,7 +168,7 @@ static int l_mask_get(lua_State *L) {
 ** on top and returns it */
 static ga_array *coords(lua_State *L, int by_axis, const char *fname) {
   ga_state *ctx = ga_ctx(L);
-  ga_array *x = ga_checkarray(L, 1);
+  ga_array *x = ga_readarray(L, 1);
   ga_check_device(L, ctx, x, fname);
   lua_settop(L, 1);
   int nd = x->ndim;
@@ -205,7 +205,7 @@ static ga_array *coords(lua_State *L, int by_axis, const char *fname) {
 }
 
 static int l_nonzero(lua_State *L) {
-  ga_array *x = ga_checkarray(L, 1);
+  ga_array *x = ga_readarray(L, 1);
   if (x->ndim == 0)
     return ga_error(L, "nonzero: not defined for 0-d arrays (use ga.atleast_1d(x))");
   int nd = x->ndim;
@@ -280,7 +280,7 @@ static int l_mask_set(lua_State *L) {
   lua_settop(L, 3);
   ga_array *va = ga_toarray(L, 3);
   if (va) {
-    ga_checkarray(L, 3);
+    ga_readarray(L, 3);
     ga_check_device(L, ctx, va, fname);
   }
   if (x->size == 0) {

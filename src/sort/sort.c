@@ -295,7 +295,7 @@ static int l_sort(lua_State *L) {
 
 static int l_searchsorted(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  ga_array *a0 = ga_checkarray(L, 1), *v0 = ga_checkarray(L, 2);
+  ga_array *a0 = ga_readarray(L, 1), *v0 = ga_readarray(L, 2);
   int right = lua_toboolean(L, 3);
   if (a0->dtype != v0->dtype) ga_error(L, "searchsorted: internal: dtypes differ");
   if (a0->ndim != 1) ga_error(L, "searchsorted: a must be 1-D, got shape %s", ga_shape_str(L, a0->ndim, a0->shape));
@@ -322,7 +322,7 @@ static int l_searchsorted(lua_State *L) {
 ** sorted 1-D s starts (NaNs equal, -0.0 == 0.0) */
 static int l_unique_flags(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
-  ga_array *s0 = ga_checkarray(L, 1);
+  ga_array *s0 = ga_readarray(L, 1);
   ga_check_device(L, ctx, s0, "unique");
   ga_array *s = ga_contiguous(L, ctx, 1, s0->dtype, 0);
   ga_array *m = ga_new_array(L, ctx, GA_BOOL, 1, &s->size);

@@ -88,9 +88,9 @@ typedef struct {
 
 static void check_csr(lua_State *L, ga_state *ctx, int idx, int64_t rows, int64_t cols, csr_args *c,
                       const char *fname) {
-  c->ptr = ga_checkarray(L, idx);
-  c->ind = ga_checkarray(L, idx + 1);
-  c->val = ga_checkarray(L, idx + 2);
+  c->ptr = ga_readarray(L, idx);
+  c->ind = ga_readarray(L, idx + 1);
+  c->val = ga_readarray(L, idx + 2);
   c->rows = rows;
   c->cols = cols;
   if (c->ptr->dtype != GA_INT32 || c->ind->dtype != GA_INT32 || !(c->ptr->flags & GA_F_C) ||
@@ -129,7 +129,7 @@ static int sp_dense(lua_State *L, int matrix) {
   int64_t m = luaL_checkinteger(L, 1), n = luaL_checkinteger(L, 2);
   csr_args a;
   check_csr(L, ctx, 3, m, n, &a, fname);
-  ga_array *x = ga_checkarray(L, 6);
+  ga_array *x = ga_readarray(L, 6);
   int trans = lua_toboolean(L, 7);
   int t = a.val->dtype;
   int64_t in_rows = trans ? m : n, out_rows = trans ? n : m;

@@ -5,9 +5,9 @@
 -- (strings), as ga.result_type's; typename and mintypecode answer NumPy's
 -- type characters (ga.dtype(name).char).
 --
--- NumPy's structured-dtype helpers (make_aligned_dtype, format_parser) have
--- no counterpart: an ndarray here has one of the 15 numeric dtypes, and
--- nothing could hold a record.
+-- NumPy's structured-dtype helpers (format_parser, CuPy's make_aligned_dtype)
+-- are array/records.lua's: host-side record descriptions, since an ndarray
+-- here has one of the 15 numeric dtypes and nothing could hold a record.
 return function(ga)
   local internal = require "gpuarray.internal"
   local api = require "gpuarray.api"
@@ -290,4 +290,5 @@ default when none of them is in typeset; "D" for "F" with "d".
     end
     return BY_SIZE:sub(best, best)
   end)
+  require("gpuarray.array.records")(ga)
 end

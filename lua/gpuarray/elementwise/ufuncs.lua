@@ -171,7 +171,9 @@ return function(ga)
         ops = { ["?" .. INTS] = "out0 = in0" }, types = "real numbers" }
   -- NumPy's sinc and i0 compute integers in float64
   def { name = "sinc", nin = 1, loops = cat(to("?" .. INTS, "d", 1), same(FLOATS .. COMPLEX, 1)),
-        op = "out0 = ga_sinc(in0)", ops = { ["?" .. INTS] = "out0 = ga_sinc((double)in0)" }, types = NUM }
+        op = "out0 = ga_sinc(in0)",
+        ops = { ["?" .. INTS] = "out0 = ga_sinc((double)in0)", e = "out0 = ga_sinc_h(in0)" },
+        types = NUM }
   def { name = "i0", nin = 1, loops = cat(to("?" .. INTS, "d", 1), same(FLOATS, 1)),
         op = "out0 = ga_i0(in0)", ops = { ["?" .. INTS] = "out0 = ga_i0((double)in0)" }, types = "real numbers" }
   def { name = "rsqrt", nin = 1, loops = same(FLOATS .. COMPLEX, 1), op = "out0 = ga_rsqrt(in0)", types = FLT }

@@ -5,15 +5,22 @@
 -- current (so one process can drive several GPUs without a scope per call),
 -- and adds ga.nccl.group(fn).
 return function(ga)
-  local internal = require "gpuarray.internal"
+  local api = require "gpuarray.api"
   local raw = ga._core.nccl
-  local nccl = {
-    available = raw.available,
-    get_version = raw.get_version,
-    get_unique_id = raw.get_unique_id,
-    group_start = raw.group_start,
-    group_end = raw.group_end,
-  }
+  local nccl = {}
+  for _, d in ipairs {
+    { "available() -> boolean, integer|string",
+      "Whether NCCL can be loaded (on first use), with its version code, or why not.", raw.available },
+    { "get_version() -> integer", "NCCL's version code (21903 for 2.19.3).", raw.get_version },
+    { "get_unique_id() -> string", "A new NCCL unique id (128 bytes) for the ranks of one communicator.",
+      raw.get_unique_id },
+    { "group_start()", "Begins an NCCL group: the collectives queued until group_end launch together.",
+      raw.group_start },
+    { "group_end()", "Ends an NCCL group and launches what it queued.", raw.group_end },
+  } do
+    local c = d[3]
+    api.def(nccl, "nccl." .. d[1] .. "\n" .. d[2], function() return c() end)
+  end
 
   -- Collectives queue on the current stream of the communicator's device:
   -- make that device current for the call, and restore the caller's after,
@@ -34,18 +41,29 @@ return function(ga)
   -- the current device; id is ga.nccl.get_unique_id() of one of the ranks.
   -- Communicator.init_all(devices): one process, one communicator per
   -- device (a count n for devices 0..n-1, or a list of ids), rank order.
+  -- a callable table (it carries init_all) whose calls are bound by the
+  -- declaration
+  local construct = api.def(nil, [[
+nccl.Communicator(nranks: integer, id: string, rank: integer) -> Communicator
+Rank rank (0-based) of an nranks-rank communicator on the current device; id
+is nccl.get_unique_id() of one of the ranks. Communicator.init_all(devices)
+makes one per device in one process.
+]], function(nranks, id, rank) return raw.Communicator(nranks, id, rank) end)
   nccl.Communicator = setmetatable({ init_all = raw.init_all }, {
-    __call = function(_, nranks, id, rank) return raw.Communicator(nranks, id, rank) end,
+    __call = function(_, ...) return construct(...) end,
   })
+  api.attach(api.entry(construct).decl, nccl.Communicator)
 
   --- ga.nccl.group(fn, ...): fn(...) between group_start and group_end, so
   -- NCCL launches what it queued together (several devices from one
   -- thread, or sends and receives that would wait for each other). The
   -- group is ended even when fn raises; then the error goes on.
-  function nccl.group(fn, ...)
-    if type(fn) ~= "function" then
-      internal.fail("nccl.group: expected a function, got " .. type(fn))
-    end
+  api.def(nccl, [[
+nccl.group(fn: function, ...: any) -> any
+fn(...) between group_start and group_end, so that NCCL launches what it
+queued together; the group ends even when fn raises (then the error goes on).
+Returns what fn returns.
+]], function(fn, ...)
     raw.group_start()
     local res = table.pack(pcall(fn, ...))
     if not res[1] then
@@ -54,7 +72,7 @@ return function(ga)
     end
     raw.group_end()
     return table.unpack(res, 2, res.n)
-  end
+  end)
 
   ga.nccl = nccl
 end

@@ -42,6 +42,7 @@ return function(ga)
 
   --- out (a fresh C-contiguous array) filled by kind from core g
   function bits.fill(g, out, kind, a, b)
+    if g.fill then return g:fill(out, kind, a, b) end   -- a sequential generator (random/sequential.lua)
     local used = core.random.fill(out, kind, g.key, g.offset, a, b)
     g.offset = g.offset + used
     return out

@@ -1,7 +1,8 @@
 --- ga.random (API.md §7): NumPy's legacy module-level functions over a
 -- per-Lua-state RandomState, RandomState(seed) objects, and Generators
 -- (default_rng(seed), Generator(Philox4x3210(seed))). All are
--- counter-based Philox4x32-10 (random/bits.lua, kernels/random/philox.cuh):
+-- counter-based Philox4x32-10 (random/bits.lua, kernels/random/philox.cuh)
+-- unless a Generator is made over XORWOW or MRG32k3a (random/sequential.lua):
 -- the same seed gives the same numbers on every run, device and launch
 -- shape, and successive calls never overlap.
 --
@@ -212,7 +213,60 @@ A legacy generator object (Philox4x32-10), seeded (nil: fresh entropy).
   BitGenerator.__tostring = function(self)
     return ("Philox4x3210(key=0x%016x, offset=%d)"):format(self._bits.key, self._bits.offset)
   end
-  api.set_type("BitGenerator", function(v) return getmetatable(v) == BitGenerator end)
+  -- XORWOW and MRG32k3a (random/sequential.lua): device states stepped in
+  -- sequence; bg.state describes them (read only: CuPy's cannot be set)
+  local seq = require("gpuarray.random.sequential")(ga, bits, M._stream)
+  local SEQ = {}             -- metatable -> its method table
+  local function sequential(algo, summary)
+    local methods = {}
+    local mt = { __name = "gpuarray.random." .. algo }
+    mt.__index = function(self, k)
+      if k == "state" then
+        local g = rawget(self, "_bits")
+        return { bit_generator = algo, seed = g.seed, size = g.nstates }
+      end
+      return methods[k]
+    end
+    mt.__newindex = function(_, k)
+      if k == "state" then
+        fail(("random.%s: its state cannot be set (device states, as CuPy's); make a new one from a seed")
+             :format(algo))
+      end
+      fail(("random.%s: no field %s to set"):format(algo, tostring(k)))
+    end
+    mt.__tostring = function(self)
+      local g = rawget(self, "_bits")
+      return ("%s(seed=%d, size=%d)"):format(algo, g.seed, g.nstates)
+    end
+    SEQ[mt] = methods
+    api.def(methods, ([[
+random.%s:random_raw(size: shape?, output: boolean = true) -> ndarray?
+The generator's raw 32-bit words as uint64 (flat element k, counted from 0:
+the next word of state k %% size); nothing when output is false (the words
+are still drawn).
+]]):format(algo), function(self, size, output)
+      local out = rawget(self, "_bits"):raw(bits.shape(size, "random.random_raw"))
+      if output then return out end
+    end)
+    api.class("random." .. algo, methods)
+    api.def(random, ([[
+random.%s(seed: integer?, *, size: integer = 256000) -> BitGenerator
+%s
+size device states (CuPy's default, 1000 * 256), each stepped in sequence:
+flat element k of a draw (counted from 0) comes from state k %% size. Seeded through SplitMix64
+(not cuRAND's subsequences): the numbers are not cuRAND's for the same seed.
+]]):format(algo, summary), function(seed, size)
+      return setmetatable({ _bits = seq.new(algo, seed, size, "random." .. algo) }, mt)
+    end)
+  end
+  sequential("XORWOW", "The XORWOW bit generator (Marsaglia's xorshift with a Weyl sequence; cuRAND's default).")
+  sequential("MRG32k3a", "The MRG32k3a bit generator (L'Ecuyer's combined multiple recursive generator).")
+  random._sequential = seq
+
+  api.set_type("BitGenerator", function(v)
+    local mt = getmetatable(v)
+    return mt == BitGenerator or SEQ[mt] ~= nil
+  end)
 
   api.def(random, [[
 random.Philox4x3210(seed: integer?) -> BitGenerator
@@ -224,22 +278,25 @@ assign), shared by the Generators made from it.
 
   api.def(random, [[
 random.Generator(bit_generator: BitGenerator) -> Generator
-A Generator drawing from bit_generator (rng.bit_generator).
+A Generator drawing from bit_generator (rng.bit_generator): a Philox4x3210,
+XORWOW or MRG32k3a.
 ]], function(bg)
     return setmetatable({ _bits = rawget(bg, "_bits"), bit_generator = bg }, Generator)
   end)
   api.set_type("Generator", function(v) return getmetatable(v) == Generator end)
   Generator.__tostring = function(self)
+    if rawget(self._bits, "algo") then return ("Generator(%s)"):format(tostring(self.bit_generator)) end
     return ("Generator(Philox4x3210, key=0x%016x, offset=%d)"):format(self._bits.key, self._bits.offset)
   end
   api.class("random.Generator", GEN)
 
   api.def(random, [[
-random.default_rng(seed: integer|Generator?) -> Generator
+random.default_rng(seed: integer|Generator|BitGenerator?) -> Generator
 A Generator over a Philox4x3210 bit generator seeded with seed (a Generator
-is returned as is).
+is returned as is; a bit generator, e.g. XORWOW(seed), is wrapped).
 ]], function(seed)
     if getmetatable(seed) == Generator then return seed end
+    if type(seed) == "table" then return random.Generator(seed) end
     return random.Generator(random.Philox4x3210(seed))
   end)
 

@@ -6,7 +6,9 @@
 -- calls and the index only (never the launch shape). Parameters are
 -- float64 arrays or numbers broadcast against the output (NumPy's array
 -- parameters); each distribution is one CUDA expression over the stream
--- `s` below, computed in double and rounded to the output dtype.
+-- `s` below, computed in double and rounded to the output dtype. The
+-- samplers are templates over the stream, so random/sequential.lua runs
+-- the same expressions over XORWOW and MRG32k3a streams.
 return function(ga, bits)
   local core = ga._core
   local S = {}
@@ -14,9 +16,11 @@ return function(ga, bits)
   -- the samplers NumPy's distributions.c defines over a bit generator,
   -- after its formulas (legacy where the legacy module differs)
   S.PREAMBLE = [[
-__device__ __forceinline__ double ga_rs_exp(ga_rstream &s) { return -log(s.open()); }
-__device__ __forceinline__ double ga_rs_chisq(ga_rstream &s, double df) { return 2.0 * s.gamma(df / 2.0); }
-__device__ double ga_rs_ncchisq(ga_rstream &s, double df, double nonc) {
+template <class R> __device__ __forceinline__ double ga_rs_exp(R &s) { return -log(s.open()); }
+template <class R> __device__ __forceinline__ double ga_rs_chisq(R &s, double df) {
+  return 2.0 * s.gamma(df / 2.0);
+}
+template <class R> __device__ double ga_rs_ncchisq(R &s, double df, double nonc) {
   if (nonc == 0) return ga_rs_chisq(s, df);
   if (df > 1) {
     const double c = ga_rs_chisq(s, df - 1), n = s.normal() + sqrt(nonc);
@@ -25,28 +29,28 @@ __device__ double ga_rs_ncchisq(ga_rstream &s, double df, double nonc) {
   const long long i = s.poisson(nonc / 2.0);
   return ga_rs_chisq(s, df + 2.0 * (double)i);
 }
-__device__ double ga_rs_t(ga_rstream &s, double df) {
+template <class R> __device__ double ga_rs_t(R &s, double df) {
   const double num = s.normal(), denom = s.gamma(df / 2.0);
   return sqrt(df / 2.0) * num / sqrt(denom);
 }
-__device__ double ga_rs_laplace(ga_rstream &s, double loc, double scale) {
+template <class R> __device__ double ga_rs_laplace(R &s, double loc, double scale) {
   double u = s.open();
   return u >= 0.5 ? loc - scale * log(2.0 - u - u) : loc + scale * log(u + u);
 }
-__device__ double ga_rs_logistic(ga_rstream &s, double loc, double scale) {
+template <class R> __device__ double ga_rs_logistic(R &s, double loc, double scale) {
   const double u = s.open();
   return loc + scale * log(u / (1.0 - u));
 }
-__device__ double ga_rs_gumbel(ga_rstream &s, double loc, double scale) {
+template <class R> __device__ double ga_rs_gumbel(R &s, double loc, double scale) {
   const double u = s.open();
   return loc - scale * log(-log(u));
 }
-__device__ double ga_rs_triangular(ga_rstream &s, double left, double mode, double right) {
+template <class R> __device__ double ga_rs_triangular(R &s, double left, double mode, double right) {
   const double base = right - left, lb = mode - left, ratio = lb / base;
   const double lp = lb * base, rp = (right - mode) * base, u = s.uniform();
   return u <= ratio ? left + sqrt(u * lp) : right - sqrt((1.0 - u) * rp);
 }
-__device__ double ga_rs_vonmises(ga_rstream &s, double mu, double kappa) {
+template <class R> __device__ double ga_rs_vonmises(R &s, double mu, double kappa) {
   const double pi = 3.141592653589793;
   if (kappa < 1e-8) return pi * (2.0 * s.uniform() - 1.0);
   double r_s, w;
@@ -77,14 +81,14 @@ __device__ double ga_rs_vonmises(ga_rstream &s, double mu, double kappa) {
   mod = fmod(mod + pi, 2.0 * pi) - pi;
   return neg ? -mod : mod;
 }
-__device__ double ga_rs_wald(ga_rstream &s, double mean, double scale) {
+template <class R> __device__ double ga_rs_wald(R &s, double mean, double scale) {
   const double mu2l = mean / (2.0 * scale);
   double y = s.normal();
   y = mean * y * y;
   const double x = mean + mu2l * (y - sqrt(4.0 * scale * y + y * y));
   return s.uniform() <= mean / (mean + x) ? x : mean * mean / x;
 }
-__device__ long long ga_rs_zipf(ga_rstream &s, double a) {
+template <class R> __device__ long long ga_rs_zipf(R &s, double a) {
   if (a >= 1025.0) return 1;
   const double am1 = a - 1.0, b = pow(2.0, am1);
   for (;;) {
@@ -95,12 +99,12 @@ __device__ long long ga_rs_zipf(ga_rstream &s, double a) {
     if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return (long long)x;
   }
 }
-__device__ long long ga_rs_geometric(ga_rstream &s, double p) {
+template <class R> __device__ long long ga_rs_geometric(R &s, double p) {
   if (p >= 1.0) return 1;
   const double x = ceil(log(s.open()) / log1p(-p));
   return x < 1.0 ? 1 : x > 9.2233720368547758e18 ? 9223372036854775807LL : (long long)x;
 }
-__device__ long long ga_rs_logseries(ga_rstream &s, double p) {
+template <class R> __device__ long long ga_rs_logseries(R &s, double p) {
   const double r = log1p(-p);
   for (;;) {
     const double v = s.uniform();
@@ -114,7 +118,8 @@ __device__ long long ga_rs_logseries(ga_rstream &s, double p) {
     return v >= q ? 1 : 2;
   }
 }
-__device__ long long ga_rs_hypergeometric(ga_rstream &s, long long ngood, long long nbad, long long nsample) {
+template <class R>
+__device__ long long ga_rs_hypergeometric(R &s, long long ngood, long long nbad, long long nsample) {
   // the urn drawn in order, the smaller of the sample and its complement
   long long good = ngood, total = ngood + nbad, m = nsample, x = 0;
   const bool flip = m > total / 2;
@@ -125,7 +130,7 @@ __device__ long long ga_rs_hypergeometric(ga_rstream &s, long long ngood, long l
   }
   return flip ? ngood - x : x;
 }
-__device__ long long ga_rs_negbinomial(ga_rstream &s, double n, double p) {
+template <class R> __device__ long long ga_rs_negbinomial(R &s, double n, double p) {
   const double y = s.gamma(n) * ((1.0 - p) / p);
   return y > 0 ? s.poisson(y) : 0;
 }
@@ -156,6 +161,7 @@ __device__ long long ga_rs_negbinomial(ga_rstream &s, double n, double p) {
   --- Draw into out (a fresh array) with the kernel of name, the
   -- parameters given (numbers or float64 arrays broadcast to out)
   function S.draw(g, name, params, expr, out, ...)
+    if g.draw then return g:draw(name, params, expr, out, ...) end   -- a sequential generator
     local n = out.size
     if n == 0 then return out end
     local args = table.pack(...)
@@ -168,27 +174,31 @@ __device__ long long ga_rs_negbinomial(ga_rstream &s, double n, double p) {
     return out
   end
 
-  --- multinomial: a row of k counts per sample (sequential binomials)
-  local multi
-  local function multi_kernel()
-    multi = multi or ga.ElementwiseKernel(
-      "int64 n, raw float64 p, int64 k, uint64 sbase, uint32 sk0, uint32 sk1", "raw int64 out", [[
-      ga_rstream s(sbase + (unsigned long long)i, sk0, sk1);
+  --- multinomial: a row of k counts per sample (sequential binomials);
+  -- row r of out from the stream s (shared with random/sequential.lua)
+  S.MULTINOMIAL_ROW = [[
       long long rem = n;
       double prem = 1.0;
       for (long long j = 0; j < k - 1; j++) {
         long long x = 0;
         if (rem > 0 && p[j] > 0) x = s.binomial(rem, prem > p[j] ? p[j] / prem : 1.0);
-        out[i * k + j] = x;
+        out[r * k + j] = x;
         rem -= x;
         prem -= p[j];
       }
-      out[i * k + k - 1] = rem;
-    ]], "ga_random_multinomial", { preamble = source() })
+      out[r * k + k - 1] = rem;
+]]
+  local multi
+  local function multi_kernel()
+    multi = multi or ga.ElementwiseKernel(
+      "int64 n, raw float64 p, int64 k, uint64 sbase, uint32 sk0, uint32 sk1", "raw int64 out",
+      "ga_rstream s(sbase + (unsigned long long)i, sk0, sk1);\nconst long long r = i;\n" .. S.MULTINOMIAL_ROW,
+      "ga_random_multinomial", { preamble = source() })
     return multi
   end
   S.multinomial_kernel = multi_kernel
   function S.multinomial(g, n, p, rows, k, out)
+    if g.multinomial then return g:multinomial(n, p, rows, k, out) end
     if rows == 0 then return out end
     multi_kernel()(n, p, k, g.offset, g.key & 0xffffffff, (g.key >> 32) & 0xffffffff, out, { size = rows })
     g.offset = g.offset + rows

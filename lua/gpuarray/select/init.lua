@@ -21,6 +21,7 @@ return function(ga)
   local api = require "gpuarray.api"
   local args = require "gpuarray.array.args"
   local fail, is_array, shape_str = internal.fail, internal.is_array, internal.shape_str
+  local lazy_op = core.elementwise.lazy_op
 
   local function shape_of(v)
     return is_array(v) and v.shape or {}
@@ -309,9 +310,14 @@ alone it is ga.nonzero(condition): 1-based positions, one array per axis.
     if type(c) == "table" then c = ga.asarray(c, "bool") end
     dtype = dtype and ga.dtype(dtype).name or ga.result_type(x, y)
     local shape = result_shape("where", c, x, y)
-    local z = output("where", shape, dtype, out)
     if type(c) ~= "userdata" then c = ga.bool(c ~= nil and c ~= false and c ~= 0) end
-    kernel("where")(c, as_operand(x, dtype, "where"), as_operand(y, dtype, "where"), z)
+    x, y = as_operand(x, dtype, "where"), as_operand(y, dtype, "where")
+    if out == nil then   -- recorded when lazy evaluation is on (src/elementwise/lazy_lua.c)
+      local p = lazy_op("where", dtype, c, x, y)
+      if p then return p end
+    end
+    local z = output("where", shape, dtype, out)
+    kernel("where")(c, x, y, z)
     return z
   end)
 
@@ -346,6 +352,11 @@ alone it is ga.nonzero(condition): 1-based positions, one array per axis.
       else dtype = x.dtype end
     end
     local shape = result_shape("clip", x, lo, hi)
+    if opts.out == nil and (lo ~= nil or hi ~= nil) then   -- recorded when lazy (lazy_lua.c)
+      local p = lazy_op("clip", dtype, x, lo ~= nil and as_operand(lo, dtype, "clip") or nil,
+                        hi ~= nil and as_operand(hi, dtype, "clip") or nil)
+      if p then return p end
+    end
     local z = output("clip", shape, dtype, opts.out)
     if lo == nil and hi == nil then
       z:set(x)
