@@ -51,7 +51,8 @@ extern "C" {
 typedef enum {
   GA_DT_BOOL, GA_DT_INT8, GA_DT_INT16, GA_DT_INT32, GA_DT_INT64,
   GA_DT_UINT8, GA_DT_UINT16, GA_DT_UINT32, GA_DT_UINT64,
-  GA_DT_FLOAT16, GA_DT_FLOAT32, GA_DT_FLOAT64, GA_DT_COMPLEX64, GA_DT_COMPLEX128
+  GA_DT_FLOAT16, GA_DT_FLOAT32, GA_DT_FLOAT64, GA_DT_COMPLEX64, GA_DT_COMPLEX128,
+  GA_DT_BFLOAT16   /* 2 bytes, float32's upper half; last, so older ids stay */
 } ga_dtype_id;
 
 /* The version of the module that is linked ("0.1.0"): compare it with

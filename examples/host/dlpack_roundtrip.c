@@ -6,7 +6,10 @@
 **   2. ours -> a C consumer, which reads the fields and calls the deleter;
 **   3. a tensor made by hand in C (Fortran order, cudaMalloc) -> ours;
 **   4. a read-only one (copied), refused with copy = false, and a DLPack
-**      major version this module does not read (refused, not consumed).
+**      major version this module does not read (refused, not consumed);
+**   5. bfloat16 both ways (kDLBfloat, 16 bits): ours -> C, whose bits are
+**      C's own round-to-nearest-even of the float32 values the array was
+**      made from; C's bits -> ours, read back as the exact values.
 ** Every deleter is counted: exactly once each.
 */
 #include "host_util.h"
@@ -241,6 +244,100 @@ static void refused(lua_State *L, const double *host, uint64_t flags, uint32_t m
   EXPECT(calls == 1, "refused (%s): deleter called %d times", why, calls);
 }
 
+/* ---- 5: bfloat16 ------------------------------------------------------- */
+
+/* float32 -> bfloat16 bits, round to nearest even (finite values) */
+static uint16_t bf16_rne(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (uint16_t)(u >> 16);
+}
+
+static float bf16_value(uint16_t b) {
+  uint32_t u = (uint32_t)b << 16;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* values that round: 1/3 and -1e-3 to the nearer neighbour; ties to even:
+** 1 + 1.5 * 2^-7 up to 1 + 2^-6, 1 + 2^-8 down to 1, 257 down to 256, 259 up
+** to 260 (8 significant bits) */
+static const float bf16_src[8] = {1.0f / 3.0f, -2.5f, 1.01171875f, 1.00390625f, 257.0f, 259.0f, 0.0f, -1e-3f};
+
+static const char *make_bf16 =
+  "local versioned, src = ...\n"
+  "local x = ga.array(src, 'float32'):astype('bfloat16')\n"
+  "return x, x:to_dlpack({versioned = versioned})\n";
+
+static void bf16_to_c(lua_State *L, int versioned) {
+  lua_pushboolean(L, versioned);
+  lua_createtable(L, 8, 0);
+  for (int k = 0; k < 8; k++) {
+    lua_pushnumber(L, bf16_src[k]);
+    lua_rawseti(L, -2, k + 1);
+  }
+  if (!host_call(L, "=make_bf16", make_bf16, 2, 2)) return;
+  void *p = lua_touserdata(L, -1);
+  ga_desc x = ga_check(L, -2);
+  const DLTensor *t = versioned ? &((struct DLManagedTensorVersioned *)p)->dl_tensor
+                                : &((DLManagedTensor *)p)->dl_tensor;
+  EXPECT(x.dtype == GA_DT_BFLOAT16, "bfloat16 -> C: dtype id %d", x.dtype);
+  EXPECT(t->dtype.code == kDLBfloat && t->dtype.bits == 16 && t->dtype.lanes == 1,
+         "bfloat16 -> C: DLPack dtype code %d bits %d", t->dtype.code, t->dtype.bits);
+  EXPECT(t->ndim == 1 && t->shape[0] == 8 && (!t->strides || t->strides[0] == 1), "bfloat16 -> C: layout");
+  uint16_t got[8];
+  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_OK(cudaMemcpy(got, (char *)t->data + t->byte_offset, sizeof got, cudaMemcpyDeviceToHost));
+  for (int k = 0; k < 8; k++)
+    EXPECT(got[k] == bf16_rne(bf16_src[k]), "bfloat16 -> C: element %d (%.9g): bits 0x%04x, expected 0x%04x", k,
+           (double)bf16_src[k], got[k], bf16_rne(bf16_src[k]));
+  if (versioned) ((struct DLManagedTensorVersioned *)p)->deleter((struct DLManagedTensorVersioned *)p);
+  else ((DLManagedTensor *)p)->deleter((DLManagedTensor *)p);
+  lua_pop(L, 2);
+  full_gc(L);
+}
+
+static void c_to_bf16(lua_State *L) {
+  uint16_t bits[8];
+  for (int k = 0; k < 8; k++) bits[k] = bf16_rne(bf16_src[k]);
+  int calls = 0;
+  handmade *h = (handmade *)calloc(1, sizeof *h);
+  CUDA_OK(cudaMalloc((void **)&h->dev, sizeof bits));
+  CUDA_OK(cudaMemcpy(h->dev, bits, sizeof bits, cudaMemcpyHostToDevice));
+  h->shape[0] = 8;
+  h->strides[0] = 1;
+  h->calls = &calls;
+  DLTensor *t = &h->m.legacy.dl_tensor;
+  t->data = h->dev;
+  t->device.device_type = kDLCUDA;
+  t->device.device_id = 0;
+  t->ndim = 1;
+  t->dtype.code = kDLBfloat;
+  t->dtype.bits = 16;
+  t->dtype.lanes = 1;
+  t->shape = h->shape;
+  t->strides = h->strides;
+  h->m.legacy.manager_ctx = h;
+  h->m.legacy.deleter = handmade_legacy;
+  lua_pushlightuserdata(L, &h->m);
+  if (!host_call(L, "=consume_bf16", "local y = ga.from_dlpack(...); return y, y.dtype, y:totable()", 1, 3)) return;
+  ga_desc y = ga_check(L, -3);
+  EXPECT(y.dtype == GA_DT_BFLOAT16 && y.data == (void *)h->dev, "C -> bfloat16: dtype %d, same memory", y.dtype);
+  EXPECT(strcmp(lua_tostring(L, -2), "bfloat16") == 0, "C -> bfloat16: dtype name %s", lua_tostring(L, -2));
+  for (int k = 0; k < 8; k++) {
+    lua_rawgeti(L, -1, k + 1);
+    EXPECT(lua_tonumber(L, -1) == bf16_value(bits[k]), "C -> bfloat16: element %d is %.9g, expected %.9g", k,
+           lua_tonumber(L, -1), (double)bf16_value(bits[k]));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 3);
+  full_gc(L);
+  full_gc(L);
+  EXPECT(calls == 1, "C -> bfloat16: deleter called %d times", calls);
+}
+
 int main(void) {
   skip_without_device("dlpack_roundtrip");
   lua_State *L = host_state();
@@ -254,6 +351,9 @@ int main(void) {
   handmade_to_ours(L, host, 1, 1);
   refused(L, host, DLPACK_FLAG_BITMASK_READ_ONLY, 1, "read-only");
   refused(L, host, 0, 2, "DLPack version 2.0");
+  bf16_to_c(L, 0);
+  bf16_to_c(L, 1);
+  c_to_bf16(L);
   lua_close(L);
   return host_finish("dlpack_roundtrip");
 }

@@ -1,6 +1,6 @@
 // common.cuh: what every generated kernel sees first. No system headers, so
-// NVRTC compiles in milliseconds: float16 and complex are our own, and the
-// dtype names are typedefs (`float32 x` in a kernel means `float x`).
+// NVRTC compiles in milliseconds: float16, bfloat16 and complex are our own,
+// and the dtype names are typedefs (`float32 x` in a kernel means `float x`).
 
 typedef signed char int8;
 typedef short int16;
@@ -48,6 +48,68 @@ struct float16 {
 };
 
 // ---------------------------------------------------------------------------
+// bfloat16: storage is float32's upper 16 bits (__nv_bfloat16's layout, so
+// a RawKernel's __nv_bfloat16 * reads the same memory); arithmetic happens
+// in float, as float16's. Every conversion into it rounds once, to nearest
+// even: from float directly; from double and from integers wider than
+// float's 24 bits through float rounded to odd (truncated, with the last
+// bit set when anything was cut off), which keeps the exact value's side
+// of every bfloat16 midpoint. Host conversions: src/core/dtype.c.
+__device__ __forceinline__ unsigned short ga_bf16_bits(float f) {
+#if __CUDA_ARCH__ >= 800
+  unsigned short b;
+  asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f));
+  return b;
+#else
+  unsigned u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40u);   // NaN stays NaN
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (unsigned short)(u >> 16);
+#endif
+}
+// f, truncated toward zero, with its last bit set when exact != f
+__device__ __forceinline__ float ga_round_odd(float f, bool inexact) {
+  return inexact ? __uint_as_float(__float_as_uint(f) | 1u) : f;
+}
+struct bfloat16 {
+  unsigned short bits;
+  bfloat16() = default;
+  __device__ __forceinline__ bfloat16(float f) : bits(ga_bf16_bits(f)) {}
+  __device__ __forceinline__ bfloat16(double d) {
+    float f = __double2float_rz(d);   // d past float's range: the largest float, rounding to inf
+    bits = ga_bf16_bits(d != d ? f : ga_round_odd(f, (double)f != d));
+  }
+  // integers of up to 16 bits are exact in float, so one rounding happens
+  __device__ __forceinline__ bfloat16(bool v) : bfloat16(v ? 1.0f : 0.0f) {}
+  __device__ __forceinline__ bfloat16(signed char v) : bfloat16((float)v) {}
+  __device__ __forceinline__ bfloat16(short v) : bfloat16((float)v) {}
+  __device__ __forceinline__ bfloat16(unsigned char v) : bfloat16((float)v) {}
+  __device__ __forceinline__ bfloat16(unsigned short v) : bfloat16((float)v) {}
+  __device__ __forceinline__ bfloat16(int v) {
+    float f = __int2float_rz(v);
+    bits = ga_bf16_bits(ga_round_odd(f, (int)f != v));
+  }
+  __device__ __forceinline__ bfloat16(unsigned int v) {
+    float f = __uint2float_rz(v);
+    bits = ga_bf16_bits(ga_round_odd(f, (unsigned int)f != v));
+  }
+  __device__ __forceinline__ bfloat16(long long v) {
+    float f = __ll2float_rz(v);
+    bits = ga_bf16_bits(ga_round_odd(f, (long long)f != v));
+  }
+  __device__ __forceinline__ bfloat16(unsigned long long v) {
+    float f = __ull2float_rz(v);
+    bits = ga_bf16_bits(ga_round_odd(f, (unsigned long long)f != v));
+  }
+  __device__ __forceinline__ operator float() const { return __uint_as_float((unsigned)bits << 16); }
+  static __device__ __forceinline__ bfloat16 from_bits(unsigned short b) {
+    bfloat16 h;
+    h.bits = b;
+    return h;
+  }
+};
+
+// ---------------------------------------------------------------------------
 // complex<T>: layout {re, im}, aligned like NumPy's complex64/128.
 template <typename T>
 struct alignas(2 * sizeof(T)) complex {
@@ -78,6 +140,19 @@ template <>
 struct ga_caster<bool, float16> {
   static __device__ __forceinline__ bool f(float16 v) { return (float)v != 0.0f; }
 };
+template <>
+struct ga_caster<bool, bfloat16> {
+  static __device__ __forceinline__ bool f(bfloat16 v) { return (float)v != 0.0f; }
+};
+// between the two 16-bit floats: exact into float, then one rounding
+template <>
+struct ga_caster<bfloat16, float16> {
+  static __device__ __forceinline__ bfloat16 f(float16 v) { return bfloat16((float)v); }
+};
+template <>
+struct ga_caster<float16, bfloat16> {
+  static __device__ __forceinline__ float16 f(bfloat16 v) { return float16((float)v); }
+};
 template <typename To, typename T>
 struct ga_caster<To, complex<T> > {
   static __device__ __forceinline__ To f(complex<T> v) { return ga_caster<To, T>::f(v.re); }
@@ -101,6 +176,14 @@ struct ga_caster<float16, complex<T> > {
 template <typename T>
 struct ga_caster<complex<T>, float16> {
   static __device__ __forceinline__ complex<T> f(float16 v) { return complex<T>((T)(float)v); }
+};
+template <typename T>
+struct ga_caster<bfloat16, complex<T> > {
+  static __device__ __forceinline__ bfloat16 f(complex<T> v) { return bfloat16(v.re); }
+};
+template <typename T>
+struct ga_caster<complex<T>, bfloat16> {
+  static __device__ __forceinline__ complex<T> f(bfloat16 v) { return complex<T>((T)(float)v); }
 };
 template <typename To, typename From>
 __device__ __forceinline__ To ga_cast(From v) { return ga_caster<To, From>::f(v); }

@@ -3,8 +3,8 @@
 // differ from C's (floor division and remainder with the divisor's sign,
 // integer division by zero giving 0, NaN-propagating maximum, shifts past
 // the width, integer powers). Overloads cover bool, the integers, float,
-// double and complex<float/double>; float16 reaches them as float (ufuncs
-// compute float16 in float32). complex64 functions compute in double and
+// double and complex<float/double>; float16 and bfloat16 reach them as
+// float (ufuncs compute both in float32). complex64 functions compute in double and
 // round once, so they are as accurate as their float32 counterparts.
 
 // ---------------------------------------------------------------------------
@@ -29,6 +29,8 @@ template <> struct ga_traits<float> {
 template <> struct ga_traits<double> {
   static constexpr bool is_int = false, is_signed = true, is_float = true, is_complex = false; };
 template <> struct ga_traits<float16> {   // user kernels may pass float16 values
+  static constexpr bool is_int = false, is_signed = true, is_float = true, is_complex = false; };
+template <> struct ga_traits<bfloat16> {
   static constexpr bool is_int = false, is_signed = true, is_float = true, is_complex = false; };
 template <typename T> struct ga_traits<complex<T> > {
   static constexpr bool is_int = false, is_signed = true, is_float = false, is_complex = true; };
@@ -634,16 +636,20 @@ __device__ __forceinline__ double ga_frexp(double x, int *e) {
 __device__ __forceinline__ float ga_modf(float x, float *ip) { return modff(x, ip); }
 __device__ __forceinline__ double ga_modf(double x, double *ip) { return modf(x, ip); }
 
-// The next representable value after a toward b; float16 steps its own
-// bits (its values are exact in float, so the conversions are exact)
+// The next representable value after a toward b; float16 and bfloat16 step
+// their own bits (their values are exact in float, so the conversions are
+// exact): both keep the sign in bit 15 and order magnitudes as integers
 __device__ __forceinline__ float ga_nextafter(float a, float b) { return nextafterf(a, b); }
 __device__ __forceinline__ double ga_nextafter(double a, double b) { return nextafter(a, b); }
-__device__ __forceinline__ float ga_nextafter_h(float a, float b) {
+template <typename H>
+__device__ __forceinline__ float ga_nextafter16(float a, float b) {
   if (a != a || b != b) return a + b;
   if (a == b) return b;
-  unsigned short h = float16(a).bits;
+  unsigned short h = H(a).bits;
   if (a == 0.0f) h = (unsigned short)((b < 0.0f ? 0x8000u : 0u) | 1u);
   else if ((a < b) == (a > 0.0f)) h = (unsigned short)(h + 1);   // away from zero
   else h = (unsigned short)(h - 1);
-  return (float)float16::from_bits(h);
+  return (float)H::from_bits(h);
 }
+__device__ __forceinline__ float ga_nextafter_h(float a, float b) { return ga_nextafter16<float16>(a, b); }
+__device__ __forceinline__ float ga_nextafter_bf(float a, float b) { return ga_nextafter16<bfloat16>(a, b); }

@@ -53,15 +53,16 @@ struct ga_rng_args {
   unsigned long long range, thresh;
 };
 
-// PER values of type T from one group's words, stored as one vector (the
-// output is a fresh pool array: aligned). Only the last group can be
-// partial (n not a multiple of PER): one test per group, no per-element
-// test (a separate tail path would double the registers: a second Philox).
+// PER values of type T from one group's words, stored as one vector of S
+// (the output's dtype: T itself, or bfloat16 from float) (the output is a
+// fresh pool array: aligned). Only the last group can be partial (n not a
+// multiple of PER): one test per group, no per-element test (a separate
+// tail path would double the registers: a second Philox).
 template <typename T, int PER>
 struct alignas(sizeof(T) * PER) ga_rvec { T v[PER]; };
 
-template <typename T, int PER, class F>
-__device__ __forceinline__ void ga_rng_vector(T *out, const ga_rng_args &p, F f) {
+template <typename T, int PER, class F, typename S>
+__device__ __forceinline__ void ga_rng_vector(S *out, const ga_rng_args &p, F f) {
   const unsigned long long full = p.n / PER, groups = (p.n + PER - 1) / PER;
   const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
 #pragma unroll 1
@@ -69,12 +70,15 @@ __device__ __forceinline__ void ga_rng_vector(T *out, const ga_rng_args &p, F f)
     ga_w4 w = ga_philox(p.base + g, 0, 0, p.k0, p.k1);
     ga_rvec<T, PER> r;
     f(w, r.v, g);
+    ga_rvec<S, PER> s;
+#pragma unroll
+    for (int j = 0; j < PER; j++) s.v[j] = (S)r.v[j];
     if (g < full) {
-      *(ga_rvec<T, PER> *)(out + g * PER) = r;
+      *(ga_rvec<S, PER> *)(out + g * PER) = s;
     } else {
 #pragma unroll
       for (int j = 0; j < PER; j++)
-        if (g * PER + j < p.n) out[g * PER + j] = r.v[j];
+        if (g * PER + j < p.n) out[g * PER + j] = s.v[j];
     }
   }
 }
@@ -85,6 +89,26 @@ struct ga_uniform_f {
   __device__ void operator()(const ga_w4 &w, float *v, unsigned long long) const {
     v[0] = a + ga_u01f(w.x) * b; v[1] = a + ga_u01f(w.y) * b;
     v[2] = a + ga_u01f(w.z) * b; v[3] = a + ga_u01f(w.w) * b;
+  }
+};
+// bfloat16: drawn as float, then rounded down to a bfloat16 value (still a
+// float, so the store converts it exactly). Rounding to nearest would turn
+// every draw within half a bfloat16 step of 1 into 1 (one in 512 of
+// [0, 1)); rounded down, [a, a + b) holds for bfloat16 bounds, and each
+// value v comes with the probability of [v, the next bfloat16).
+__device__ __forceinline__ float ga_down_to_bf16(float v) {
+  unsigned u = __float_as_uint(v);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return v;        // NaN
+  unsigned cut = u & 0xffffu;
+  u &= 0xffff0000u;
+  if (cut && (u & 0x80000000u)) u += 0x10000u;          // negative: down is away from zero
+  return __uint_as_float(u);
+}
+struct ga_uniform_bf {
+  float a, b;
+  __device__ void operator()(const ga_w4 &w, float *v, unsigned long long) const {
+    v[0] = ga_down_to_bf16(a + ga_u01f(w.x) * b); v[1] = ga_down_to_bf16(a + ga_u01f(w.y) * b);
+    v[2] = ga_down_to_bf16(a + ga_u01f(w.z) * b); v[3] = ga_down_to_bf16(a + ga_u01f(w.w) * b);
   }
 };
 struct ga_uniform_d {

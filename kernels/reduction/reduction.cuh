@@ -313,6 +313,7 @@ template <typename T> __device__ __forceinline__ bool ga_r_isnan(const T &) { re
 __device__ __forceinline__ bool ga_r_isnan(const float &v) { return v != v; }
 __device__ __forceinline__ bool ga_r_isnan(const double &v) { return v != v; }
 __device__ __forceinline__ bool ga_r_isnan(const float16 &v) { float f = v; return f != f; }
+__device__ __forceinline__ bool ga_r_isnan(const bfloat16 &v) { float f = v; return f != f; }
 template <typename T>
 __device__ __forceinline__ bool ga_r_isnan(const complex<T> &v) { return v.re != v.re || v.im != v.im; }
 
@@ -349,6 +350,7 @@ template <typename T> __device__ __forceinline__ T ga_r_abs2(const complex<T> &a
 // Ordering: NumPy's (complex: lexicographic, real part first)
 template <typename T> __device__ __forceinline__ bool ga_r_lt(const T &a, const T &b) { return a < b; }
 __device__ __forceinline__ bool ga_r_lt(const float16 &a, const float16 &b) { return (float)a < (float)b; }
+__device__ __forceinline__ bool ga_r_lt(const bfloat16 &a, const bfloat16 &b) { return (float)a < (float)b; }
 template <typename T>
 __device__ __forceinline__ bool ga_r_lt(const complex<T> &a, const complex<T> &b) {
   return a.re < b.re || (a.re == b.re && a.im < b.im);
@@ -373,6 +375,7 @@ GA_R_LIMITS(unsigned long long, 0ull, 18446744073709551615ull)
 GA_R_LIMITS(float, __int_as_float(0xff800000), __int_as_float(0x7f800000))
 GA_R_LIMITS(double, __longlong_as_double(0xfff0000000000000ll), __longlong_as_double(0x7ff0000000000000ll))
 GA_R_LIMITS(float16, float16::from_bits(0xfc00), float16::from_bits(0x7c00))
+GA_R_LIMITS(bfloat16, bfloat16::from_bits(0xff80), bfloat16::from_bits(0x7f80))
 #undef GA_R_LIMITS
 template <typename T> struct ga_r_limits<complex<T> > {
   static __device__ __forceinline__ complex<T> lowest() {
@@ -387,6 +390,7 @@ template <typename T> __device__ __forceinline__ T ga_r_nan() { return ga_r_limi
 template <> __device__ __forceinline__ float ga_r_nan<float>() { return __int_as_float(0x7fc00000); }
 template <> __device__ __forceinline__ double ga_r_nan<double>() { return __longlong_as_double(0x7ff8000000000000ll); }
 template <> __device__ __forceinline__ float16 ga_r_nan<float16>() { return float16::from_bits(0x7e00); }
+template <> __device__ __forceinline__ bfloat16 ga_r_nan<bfloat16>() { return bfloat16::from_bits(0x7fc0); }
 template <> __device__ __forceinline__ complex<float> ga_r_nan<complex<float> >() {
   return complex<float>(ga_r_nan<float>(), 0.0f);
 }

@@ -71,6 +71,17 @@ template <> struct ga_rkey<float16> {
     return float16::from_bits(ga_rs_float_bits<unsigned short>((unsigned short)k, 0x8000));
   }
 };
+template <> struct ga_rkey<bfloat16> {
+  typedef unsigned K;
+  static __device__ __forceinline__ K to(bfloat16 v, int z) {
+    unsigned short b = v.bits;
+    bool nan = (b & 0x7f80) == 0x7f80 && (b & 0x7f);
+    return ga_rs_float_key<unsigned, unsigned short>(b, 0x8000, 0x7fc0, nan, z);
+  }
+  static __device__ __forceinline__ bfloat16 from(K k) {
+    return bfloat16::from_bits(ga_rs_float_bits<unsigned short>((unsigned short)k, 0x8000));
+  }
+};
 template <> struct ga_rkey<float> {
   typedef unsigned K;
   static __device__ __forceinline__ K to(float v, int z) {

@@ -13,10 +13,13 @@ internal.ufunc_def_of = setmetatable({}, { __mode = "k" })
 -- dtypes[name] are {id=, name=, itemsize=, kind=, ctype=, char=}.
 internal.dtypes = core.ndarray.dtypes
 --- ... and its columns by name: CTYPE.float32 == "float", KIND.uint8 == "u",
--- SIZE.complex64 == 8; CHARS maps a type char to its name (CHARS.f == "float32")
-internal.CTYPE, internal.KIND, internal.SIZE, internal.CHARS = {}, {}, {}, {}
+-- SIZE.complex64 == 8, COMPUTE.bfloat16 == "float32" (the dtype arithmetic
+-- on it runs in: float16 and bfloat16 compute in float32, the others in
+-- themselves); CHARS maps a type char to its name (CHARS.f == "float32")
+internal.CTYPE, internal.KIND, internal.SIZE, internal.CHARS, internal.COMPUTE = {}, {}, {}, {}, {}
 for _, d in ipairs(internal.dtypes) do
   internal.CTYPE[d.name], internal.KIND[d.name], internal.SIZE[d.name] = d.ctype, d.kind, d.itemsize
+  internal.COMPUTE[d.name] = d.compute
   internal.CHARS[d.char] = d.name
 end
 

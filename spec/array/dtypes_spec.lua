@@ -332,6 +332,8 @@ local SUPER = {
   uint32 = { "uint32", "generic", "number", "integer", "unsignedinteger" },
   uint64 = { "uint64", "generic", "number", "integer", "unsignedinteger" },
   float16 = { "float16", "generic", "number", "inexact", "floating" },
+  -- JAX's answer (ml_dtypes' bfloat16 sits outside NumPy's hierarchy)
+  bfloat16 = { "bfloat16", "generic", "number", "inexact", "floating" },
   float32 = { "float32", "generic", "number", "inexact", "floating" },
   float64 = { "float64", "generic", "number", "inexact", "floating" },
   complex64 = { "complex64", "generic", "number", "inexact", "complexfloating" },
@@ -356,6 +358,10 @@ describe("dtype routines", function()
       local s = type(c[2]) == "table" and ga[c[1]](c[2][1], c[2][2]) or ga[c[1]](c[2])
       assert.equal(c[3], ga.min_scalar_type(s), tostring(s))
     end
+    -- a 2-byte float scalar keeps its dtype (ml_dtypes' bfloat16 answers its own)
+    for _, v in ipairs { 0.0, 1.5, -3.0, 1e30, -1e30, math.huge, 0 / 0 } do
+      assert.equal("bfloat16", ga.min_scalar_type(ga.bfloat16(v)), "bfloat16(" .. v .. ")")
+    end
     -- uint64's largest value, past any Lua integer
     assert.equal("uint64", ga.min_scalar_type(ga.iinfo("uint64").max))
     -- an array of one dimension or more: its own dtype, whatever its values
@@ -377,6 +383,19 @@ describe("dtype routines", function()
       end
     end
     assert.equal("float16", ga.common_type())                           -- NumPy's: float16
+    -- bfloat16 (NumPy's refuses ml_dtypes' type): kept, with float16 float32
+    -- (the promotion table's answer), with a wider float or an integer as float16
+    local bf = ga.empty(0, "bfloat16")
+    assert.equal("bfloat16", ga.common_type(bf))
+    assert.equal("bfloat16", ga.common_type(bf, ga.bfloat16(1)))
+    assert.equal("float32", ga.common_type(bf, empty.float16))
+    assert.equal("float32", ga.common_type(empty.float16, ga.bfloat16(1)))
+    for j, b in ipairs(COLUMNS) do
+      if b ~= "float16" then
+        assert.equal(char_dtype(COMMON.float16:sub(j, j)), ga.common_type(bf, empty[b]), "bfloat16, " .. b)
+        assert.equal(char_dtype(COMMON.float16:sub(j, j)), ga.common_type(empty[b], bf), b .. ", bfloat16")
+      end
+    end
     assert.equal("float64", ga.common_type(empty.int8, empty.float16, empty.float32))
     assert.equal("complex64", ga.common_type(ga.float32(1), ga.complex64(1, 2)))
     helper.assert_gaerror(function() ga.common_type(ga.empty(0, "bool")) end,
@@ -399,6 +418,7 @@ describe("dtype routines", function()
     assert.is_true(ga.issubdtype(ga.float32, "floating"))
     assert.is_true(ga.issubdtype(ga.int8(3), ga.int8))
     assert.is_false(ga.issubdtype(ga.dtype("float64"), ga.float32))
+    assert.is_true(ga.issubdtype(ga.bfloat16, "floating"))
     helper.assert_gaerror(function() ga.issubdtype("float", "floating") end,
                           'issubdtype: arg1 must be a dtype or one of the abstract types generic')
     helper.assert_gaerror(function() ga.issubdtype("float32", 5) end, "issubdtype: arg2 must be")
@@ -438,9 +458,10 @@ describe("dtype routines", function()
     }
     for c, name in pairs(NAMES) do assert.equal(name, ga.typename(c), c) end
     for _, dt in ipairs(ga.dtype_names()) do
-      if dt ~= "float16" then assert.is_string(ga.typename(ga.dtype(dt).char), dt) end
+      if dt ~= "float16" and dt ~= "bfloat16" then assert.is_string(ga.typename(ga.dtype(dt).char), dt) end
     end
     helper.assert_gaerror(function() ga.typename("e") end, 'typename: no description for the type character "e"')
+    helper.assert_gaerror(function() ga.typename("E") end, 'typename: no description for the type character "E"')
     -- np.mintypecode, NumPy 1.24
     assert.equal("d", ga.mintypecode({ "d", "f", "S" }))
     assert.equal("d", ga.mintypecode("fd"))

@@ -44,6 +44,7 @@ void my_add(const float* x1, const float* x2, float* y) {
       { "size_t", "uint64" }, { "std::size_t", "uint64" }, { "ptrdiff_t", "int64" },
       { "int8_t", "int8" }, { "int32_t", "int32" }, { "std::int64_t", "int64" }, { "uint16_t", "uint16" },
       { "uint64_t", "uint64" }, { "half", "float16" }, { "__half", "float16" },
+      { "__nv_bfloat16", "bfloat16" }, { "nv_bfloat16", "bfloat16" }, { "bfloat16", "bfloat16" },
       { "float16", "float16" }, { "float32", "float32" }, { "int64", "int64" },
       { "complex<float>", "complex64" }, { "thrust::complex<double>", "complex128" },
       { "cuFloatComplex", "complex64" }, { "cuDoubleComplex", "complex128" },
@@ -55,7 +56,7 @@ void my_add(const float* x1, const float* x2, float* y) {
     for _, t in ipairs { "float *", "const double* __restrict__", "int**", "void *" } do
       assert.equal("pointer", core._test.ctype(t), t)
     end
-    for _, t in ipairs { "long double", "Foo", "float2", "__nv_bfloat16", "unsigned float", "void" } do
+    for _, t in ipairs { "long double", "Foo", "float2", "__nv_bfloat162", "unsigned float", "void" } do
       assert.is_nil(core._test.ctype(t), t)
     end
   end)
@@ -169,7 +170,7 @@ extern "C" __global__ void k(real a, index_t n, acc_t s, fptr p, vec2 v) {}
   it("marks what it cannot type as unknown rather than guessing", function()
     local k = core._test.sigparse([[
 struct Params { int n; float a; };
-extern "C" __global__ void k(Params p, long double q, float2 v, const int &r, __nv_bfloat16 b) {}
+extern "C" __global__ void k(Params p, long double q, float2 v, const int &r, __nv_bfloat162 b) {}
 ]])[1]
     assert.same({ "unknown", "unknown", "unknown", "unknown", "unknown" }, kinds(k))
     assert.same({ "p", "q", "v", "r", "b" }, names(k))

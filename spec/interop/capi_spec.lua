@@ -100,7 +100,7 @@ describe("include/gpuarray.h", function()
       assert.equal(name:lower(), ga.dtype(name:lower()).name)
       i = i + 1
     end
-    assert.equal(14, i)
+    assert.equal(15, i)
   end)
 end)
 

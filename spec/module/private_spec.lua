@@ -119,7 +119,10 @@ describe("the dtype table", function()
       assert.equal(e.name, internal.CHARS[e.char])
       chars = chars .. e.char
     end
-    assert.equal("?bhilBHILefdFD", chars)
+    assert.equal("?bhilBHILefdFDE", chars)
+    assert.equal("float32", internal.COMPUTE.bfloat16)
+    assert.equal("float32", internal.COMPUTE.float16)
+    assert.equal("int8", internal.COMPUTE.int8)
     assert.equal("unsigned long long", internal.CTYPE.uint64)
     assert.equal("float16", internal.CTYPE.float16)
     assert.equal(16, internal.SIZE.complex128)

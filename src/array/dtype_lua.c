@@ -134,6 +134,8 @@ static int dtype_index(lua_State *L) {
   else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, d->itemsize);
   else if (strcmp(k, "kind") == 0) lua_pushlstring(L, &d->kind, 1);
   else if (strcmp(k, "char") == 0) lua_pushlstring(L, &d->code, 1);
+  else if (strcmp(k, "str") == 0 && t == GA_BFLOAT16)   /* ml_dtypes': "<f2" would say float16 */
+    lua_pushstring(L, "<V2");
   else if (strcmp(k, "str") == 0)   /* NumPy's: "<f4", "|b1" (one byte has no order) */
     lua_pushfstring(L, "%c%c%d", d->itemsize == 1 ? '|' : '<', d->kind, d->itemsize);
   else lua_pushnil(L);

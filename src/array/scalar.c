@@ -138,6 +138,7 @@ void ga_pushvalue(lua_State *L, int t, const void *elem) {
       else lua_pushnumber(L, (lua_Number)v.u64);
       break;
     case GA_FLOAT16: lua_pushnumber(L, ga_half_to_double(v.f16)); break;
+    case GA_BFLOAT16: lua_pushnumber(L, ga_bfloat16_to_double(v.bf16)); break;
     case GA_FLOAT32: lua_pushnumber(L, v.f32); break;
     case GA_FLOAT64: lua_pushnumber(L, v.f64); break;
     case GA_COMPLEX64:

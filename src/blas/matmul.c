@@ -5,8 +5,9 @@
 ** the output); here a (batch..., m, k) times b (batch..., k, n) goes into a
 ** C-contiguous c (batch..., m, n) of the same dtype:
 **   - floating and complex dtypes through cuBLAS (GemmEx, or
-**     GemmStridedBatchedEx when there is a batch), float16 accumulating in
-**     float32, float32 optionally in TF32 (ga.set_matmul_precision);
+**     GemmStridedBatchedEx when there is a batch), float16 and bfloat16
+**     accumulating in float32 on tensor cores, float32 optionally in TF32
+**     (ga.set_matmul_precision);
 **   - integers and bool through kernels/blas/gemm_int.cuh.
 ** Row-major and column-major (transposed, F-order) matrices are handed to
 ** cuBLAS as they are, with op flags and leading dimensions; batch axes that
@@ -97,6 +98,7 @@ static void gemm_blas(lua_State *L, ga_state *ctx, const operand *A, const opera
   const void *one = one_f, *zero = zero_f;
   switch (c->dtype) {
     case GA_FLOAT16: dt = CUDA_R_16F; ct = CUBLAS_COMPUTE_32F; break;
+    case GA_BFLOAT16: dt = CUDA_R_16BF; ct = CUBLAS_COMPUTE_32F; break;
     case GA_FLOAT32: dt = CUDA_R_32F; ct = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F; break;
     case GA_COMPLEX64: dt = CUDA_C_32F; ct = tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F; break;
     case GA_FLOAT64: dt = CUDA_R_64F; ct = CUBLAS_COMPUTE_64F; one = one_d; zero = zero_d; break;
@@ -172,7 +174,7 @@ static cudaKernel_t int_kernel(lua_State *L, ga_state *ctx, int dtype) {
 /* core._test.matmul_int_source(dtype) -> the kernel source (CI compiles it) */
 static int l_matmul_int_source(lua_State *L) {
   int t = ga_checkdtype(L, 1, GA_INT32, "_matmul_int_source");
-  if (t >= GA_FLOAT16) ga_error(L, "_matmul_int_source: integer or bool dtypes only");
+  if (!GA_IS_INT(t) && t != GA_BOOL) ga_error(L, "_matmul_int_source: integer or bool dtypes only");
   int_source(L, t);
   return 1;
 }
@@ -241,7 +243,7 @@ static int l_matmul(lua_State *L) {
   prepare(L, ctx, 1, nb, &A);
   prepare(L, ctx, 2, nb, &B);
   int t = c->dtype;
-  if (t >= GA_FLOAT16) gemm_blas(L, ctx, &A, &B, c, m, n, k, batch, tf32);
+  if (GA_IS_FLOAT(t) || GA_IS_COMPLEX(t)) gemm_blas(L, ctx, &A, &B, c, m, n, k, batch, tf32);
   else gemm_int(L, ctx, A.a, B.a, c, nb, m, n, k, batch);
   return 0;
 }

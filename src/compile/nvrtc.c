@@ -59,12 +59,19 @@ static int is_arch_opt(const char *o) {
   return has_prefix(o, "-arch") || has_prefix(o, "--gpu-architecture");
 }
 
+#ifndef GA_CUDA_INCDIR
+#define GA_CUDA_INCDIR "/usr/local/cuda/include"
+#endif
+
 /* The final option list, in a scratch userdata on the stack (nothing to
 ** free if a later step raises). The caller's own -arch wins over ours (for
-** sm_90a-style targets); -std=c++17 unless the caller chose a standard. */
+** sm_90a-style targets); -std=c++17 unless the caller chose a standard.
+** The toolkit's include directory comes last, as CuPy adds it: a kernel may
+** #include <cuda_bf16.h> or <cuda_fp16.h> (NVRTC has no search path of its
+** own); the caller's -I directories are searched first. */
 const char **ga_final_options(lua_State *L, int nopts, const char *const *opts,
                                   ga_target *t, int *nall) {
-  const char **all = (const char **)lua_newuserdatauv(L, ((size_t)nopts + 2) * sizeof *all, 0);
+  const char **all = (const char **)lua_newuserdatauv(L, ((size_t)nopts + 3) * sizeof *all, 0);
   int n = 0, has_std = 0, has_arch = 0;
   for (int i = 0; i < nopts; i++) {
     const char *o = opts[i];
@@ -79,6 +86,7 @@ const char **ga_final_options(lua_State *L, int nopts, const char *const *opts,
   }
   if (!has_arch) all[n++] = t->opt;
   if (!has_std) all[n++] = "-std=c++17";
+  all[n++] = "-I" GA_CUDA_INCDIR;
   *nall = n;
   return all;
 }

@@ -16,6 +16,7 @@ typedef enum {
   GA_BOOL, GA_INT8, GA_INT16, GA_INT32, GA_INT64,
   GA_UINT8, GA_UINT16, GA_UINT32, GA_UINT64,
   GA_FLOAT16, GA_FLOAT32, GA_FLOAT64, GA_COMPLEX64, GA_COMPLEX128,
+  GA_BFLOAT16,   /* last, so the ids of the others (and the C API's) stay */
   GA_NDTYPES
 } ga_dtype;
 
@@ -34,7 +35,7 @@ extern const ga_dtype_info ga_dtypes[GA_NDTYPES];
 #define GA_IS_INT(t)     ((t) >= GA_INT8 && (t) <= GA_UINT64)
 #define GA_IS_SIGNED(t)  ((t) >= GA_INT8 && (t) <= GA_INT64)
 #define GA_IS_UNSIGNED(t) ((t) >= GA_UINT8 && (t) <= GA_UINT64)
-#define GA_IS_FLOAT(t)   ((t) >= GA_FLOAT16 && (t) <= GA_FLOAT64)
+#define GA_IS_FLOAT(t)   (((t) >= GA_FLOAT16 && (t) <= GA_FLOAT64) || (t) == GA_BFLOAT16)
 #define GA_IS_COMPLEX(t) ((t) == GA_COMPLEX64 || (t) == GA_COMPLEX128)
 
 int ga_dtype_lookup(const char *name);          /* -1 when unknown */
@@ -61,13 +62,22 @@ int ga_sequence_default(int t);
 typedef union {
   uint8_t b; int8_t i8; int16_t i16; int32_t i32; int64_t i64;
   uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
-  uint16_t f16; float f32; double f64;
+  uint16_t f16; uint16_t bf16; float f32; double f64;
   float c64[2]; double c128[2];
   unsigned char bytes[16];
 } ga_value;
 
 uint16_t ga_double_to_half(double d);           /* round to nearest even */
 double ga_half_to_double(uint16_t h);
+/* bfloat16 is float32's upper half. From a float: round to nearest even on
+** the float's bits; from a double: one rounding of the double itself (not
+** through float, which could round twice) */
+uint16_t ga_float_to_bfloat16(float f);
+uint16_t ga_double_to_bfloat16(double d);
+double ga_bfloat16_to_double(uint16_t b);
+/* The dtype a ufunc loop or an accumulation computes a dtype's values in:
+** float16 and bfloat16 in float32, every other dtype in itself */
+int ga_compute_dtype(int t);
 
 /* Converting a Lua-side number into a dtype's storage. Returns NULL on
 ** success or a static reason ("does not fit", "is not an integer") */

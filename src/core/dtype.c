@@ -23,6 +23,8 @@ const ga_dtype_info ga_dtypes[GA_NDTYPES] = {
   {"float64",    8, 'f', "double",             'd', 52, 11},
   {"complex64",  8, 'c', "complex64",          'F', 23, 8},
   {"complex128", 16, 'c', "complex128",        'D', 52, 11},
+  /* NumPy has no bfloat16: 'E' is ml_dtypes' type character for it */
+  {"bfloat16",   2, 'f', "bfloat16",           'E', 7, 8},
 };
 
 int ga_dtype_lookup(const char *name) {
@@ -59,8 +61,19 @@ static ga_dtype complex_for_float(ga_dtype f) {
 
 static ga_dtype max_dtype(ga_dtype a, ga_dtype b) { return a > b ? a : b; }
 
+/* bfloat16 with another dtype, as JAX and ml_dtypes promote it (API.md
+** §17): booleans and integers of any width give bfloat16, float16 float32
+** (neither holds the other), wider floats and complex numbers themselves */
+static ga_dtype promote_bfloat16(ga_dtype other) {
+  if (other == GA_BOOL || GA_IS_INT(other)) return GA_BFLOAT16;
+  if (other == GA_FLOAT16) return GA_FLOAT32;
+  return other;
+}
+
 ga_dtype ga_promote(ga_dtype a, ga_dtype b) {
   if (a == b) return a;
+  if (a == GA_BFLOAT16) return promote_bfloat16(b);
+  if (b == GA_BFLOAT16) return promote_bfloat16(a);
   if (a == GA_BOOL) return b;
   if (b == GA_BOOL) return a;
   if (a > b) { ga_dtype t = a; a = b; b = t; }   /* order: ints < floats < complex */
@@ -138,6 +151,66 @@ double ga_half_to_double(uint16_t h) {
 }
 
 /* ===================================================================== */
+/* bfloat16                                                              */
+/* ===================================================================== */
+
+static uint32_t float_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+uint16_t ga_float_to_bfloat16(float f) {
+  uint32_t u = float_bits(f);
+  if (isnan(f)) return (uint16_t)((u >> 16) | 0x0040);   /* stays a (quiet) NaN */
+  /* round to nearest, ties to the even upper half; a carry out of the
+  ** mantissa steps the exponent, up to infinity */
+  u += 0x7fff + ((u >> 16) & 1);
+  return (uint16_t)(u >> 16);
+}
+
+uint16_t ga_double_to_bfloat16(double d) {
+  if (isnan(d)) return signbit(d) ? 0xffc0 : 0x7fc0;
+  /* Round to odd into float: truncate toward zero, and set the last bit
+  ** when anything was cut off. float keeps 16 bits more than bfloat16
+  ** (subnormals included), so the one rounding below sees the exact
+  ** value's side of every bfloat16 midpoint: no double rounding. */
+  float f = (float)d;
+  if ((double)f != d) {
+    if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);   /* inf steps to the largest float */
+    uint32_t u = float_bits(f) | 1;
+    memcpy(&f, &u, sizeof f);
+  }
+  return ga_float_to_bfloat16(f);
+}
+
+double ga_bfloat16_to_double(uint16_t b) {
+  uint32_t u = (uint32_t)b << 16;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* An integer (its magnitude and sign) as bfloat16 with one rounding: past
+** 2^53 the double it goes through is rounded to odd (the bits cut off set
+** the last one kept), which the rounding to float and then to bfloat16
+** keeps exact at their midpoints */
+static uint16_t int_to_bfloat16(int negative, uint64_t mag) {
+  double d = (double)mag;
+  if (mag >> 53) {
+    int shift = 64 - __builtin_clzll(mag) - 53;
+    uint64_t kept = mag >> shift;
+    if (mag & ((UINT64_C(1) << shift) - 1)) kept |= 1;
+    d = ldexp((double)kept, shift);
+  }
+  return ga_double_to_bfloat16(negative ? -d : d);
+}
+
+int ga_compute_dtype(int t) {
+  return t == GA_FLOAT16 || t == GA_BFLOAT16 ? GA_FLOAT32 : t;
+}
+
+/* ===================================================================== */
 /* Lua numbers into storage                                              */
 /* ===================================================================== */
 
@@ -164,6 +237,12 @@ static const char *store_float_checked(ga_dtype t, double v, ga_value *out) {
       out->f16 = h;
       break;
     }
+    case GA_BFLOAT16: {
+      uint16_t h = ga_double_to_bfloat16(v);
+      if (isfinite(v) && (h & 0x7f80) == 0x7f80) return "does not fit";
+      out->bf16 = h;
+      break;
+    }
     case GA_FLOAT32:
       if (isfinite(v) && fabs(v) > 3.4028235677973366e38) return "does not fit";
       out->f32 = (float)v;
@@ -182,6 +261,10 @@ static const char *store_float_checked(ga_dtype t, double v, ga_value *out) {
 const char *ga_value_from_int(ga_dtype t, lua_Integer v, ga_value *out) {
   memset(out, 0, sizeof *out);
   if (t == GA_BOOL) { out->b = v != 0; return NULL; }
+  if (t == GA_BFLOAT16) {   /* every int64 is below bfloat16's largest value */
+    out->bf16 = int_to_bfloat16(v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    return NULL;
+  }
   if (GA_IS_INT(t)) return store_int_checked(t, v, out);
   return store_float_checked(t, (double)v, out);
 }
@@ -239,6 +322,7 @@ static canon read_canon(ga_dtype t, const ga_value *v) {
     case GA_UINT32: c.form = 'i'; c.u = v->u32; break;
     case GA_UINT64: c.form = 'i'; c.u = v->u64; break;
     case GA_FLOAT16: c.form = 'f'; c.re = ga_half_to_double(v->f16); break;
+    case GA_BFLOAT16: c.form = 'f'; c.re = ga_bfloat16_to_double(v->bf16); break;
     case GA_FLOAT32: c.form = 'f'; c.re = v->f32; break;
     case GA_FLOAT64: c.form = 'f'; c.re = v->f64; break;
     case GA_COMPLEX64: c.form = 'c'; c.re = v->c64[0]; c.im = v->c64[1]; break;
@@ -293,6 +377,9 @@ void ga_value_cast(ga_dtype to, ga_value *out, ga_dtype from, const ga_value *in
     }
   } else if (to == GA_FLOAT16) {
     r.f16 = ga_double_to_half(canon_real(&c));
+  } else if (to == GA_BFLOAT16) {
+    int neg = c.form == 'i' && c.is_signed && (int64_t)c.u < 0;
+    r.bf16 = c.form == 'i' ? int_to_bfloat16(neg, neg ? 0 - c.u : c.u) : ga_double_to_bfloat16(c.re);
   } else if (to == GA_FLOAT32) {
     r.f32 = canon_real_f32(&c);
   } else if (to == GA_FLOAT64) {

@@ -22,7 +22,8 @@ static int is_ident_char(int c) { return isalnum(c) || c == '_'; }
 ** error. Say what to write instead. */
 static const char *const c_types[][2] = {
   {"float", "float32"}, {"double", "float64"}, {"int", "int32"}, {"long", "int64"},
-  {"short", "int16"}, {"char", "int8"}, {"half", "float16"}, {"unsigned", "uint32"},
+  {"short", "int16"}, {"char", "int8"}, {"half", "float16"}, {"__half", "float16"},
+  {"__nv_bfloat16", "bfloat16"}, {"nv_bfloat16", "bfloat16"}, {"unsigned", "uint32"},
   {"signed", "int32"}, {"size_t", "uint64"}, {"ptrdiff_t", "int64"}, {"void", NULL},
   {"const", NULL},
 };

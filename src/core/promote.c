@@ -8,7 +8,7 @@
 ** main one, and every other DType is promoted with the main one, never
 ** with an intermediate result. Weak Lua scalars take part as NumPy's
 ** abstract Python int, float and complex DTypes (a Lua boolean is NumPy's
-** bool, as a Python bool is). This file is that algorithm over our 14
+** bool, as a Python bool is). This file is that algorithm over our 15
 ** dtypes and the 3 abstract ones, with NumPy's common_dtype methods.
 */
 #include "core/core.h"
@@ -19,13 +19,15 @@
 static int is_abstract(int t) { return t >= GA_PY_INT; }
 
 /* NumPy's type numbers order the concrete DTypes: the larger one handles a
-** pair (float16 comes after all others, as NPY_HALF does) */
+** pair (float16 comes after all others, as NPY_HALF does). bfloat16, a
+** user DType in NumPy (ml_dtypes), comes after float16: it handles every
+** pair it is in, with JAX's rules (ga_promote) */
 static int type_num(int t) {
   static const int num[GA_NDTYPES] = {
     [GA_BOOL] = 0, [GA_INT8] = 1, [GA_UINT8] = 2, [GA_INT16] = 3, [GA_UINT16] = 4,
     [GA_INT32] = 5, [GA_UINT32] = 6, [GA_INT64] = 7, [GA_UINT64] = 8,
     [GA_FLOAT32] = 11, [GA_FLOAT64] = 12, [GA_COMPLEX64] = 14, [GA_COMPLEX128] = 15,
-    [GA_FLOAT16] = 23,
+    [GA_FLOAT16] = 23, [GA_BFLOAT16] = 24,
   };
   return num[t];
 }
@@ -37,7 +39,7 @@ static int common_dtype(int cls, int other) {
   if (!is_abstract(cls)) {
     if (other == GA_PY_COMPLEX) {
       if (GA_IS_COMPLEX(cls)) return cls;
-      if (cls == GA_FLOAT16 || cls == GA_FLOAT32) return GA_COMPLEX64;
+      if (cls == GA_FLOAT16 || cls == GA_BFLOAT16 || cls == GA_FLOAT32) return GA_COMPLEX64;
       if (cls == GA_FLOAT64) return GA_COMPLEX128;
       return NOT_IMPL;
     }

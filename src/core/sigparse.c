@@ -210,6 +210,7 @@ static const struct { const char *name; int dtype; } named_types[] = {
   {"int8_t", GA_INT8}, {"int16_t", GA_INT16}, {"int32_t", GA_INT32}, {"int64_t", GA_INT64},
   {"uint8_t", GA_UINT8}, {"uint16_t", GA_UINT16}, {"uint32_t", GA_UINT32}, {"uint64_t", GA_UINT64},
   {"half", GA_FLOAT16}, {"__half", GA_FLOAT16},
+  {"__nv_bfloat16", GA_BFLOAT16}, {"nv_bfloat16", GA_BFLOAT16},
   {"cuComplex", GA_COMPLEX64}, {"cuFloatComplex", GA_COMPLEX64}, {"cuDoubleComplex", GA_COMPLEX128},
   {"complex<float>", GA_COMPLEX64}, {"complex<double>", GA_COMPLEX128},
   {NULL, 0}

@@ -53,8 +53,8 @@ struct ga_ufunc {
 static int dtype_of_char(char c) { return ga_dtype_of_char(c); }
 static char char_of_dtype(int t) { return t >= 0 && t < GA_NDTYPES ? ga_dtype_chars[t] : '?'; }
 
-/* float16 is stored as float16 and computed in float32 */
-static int compute_of(int t) { return t == GA_FLOAT16 ? GA_FLOAT32 : t; }
+/* float16 and bfloat16 are stored as themselves and computed in float32 */
+static int compute_of(int t) { return ga_compute_dtype(t); }
 
 ga_ufunc *ga_toufunc(lua_State *L, int idx) {
   return (ga_ufunc *)luaL_testudata(L, idx, GA_UFUNC_MT);
@@ -611,12 +611,22 @@ static int l_ufunc_new(lua_State *L) {
     }
   }
   lua_pop(L, 1);
+  /* NumPy 2's dispatch: the loop taking exactly the promoted dtype, else
+  ** the first one it casts to safely. The two agree for NumPy's dtypes,
+  ** whose loops go narrow to wide; bfloat16's loops come after float64's
+  ** (so that int16 still takes float32's loop, not bfloat16's, which JAX's
+  ** promotion would let it cast to) and are found by the exact match. */
   for (int t = 0; t < GA_NDTYPES; t++) {
     u->loop_for[t] = -1;
-    for (int l = 0; l < nl; l++) {
+    for (int l = 0; l < nl && u->loop_for[t] < 0; l++) {
+      int ok = 1;
+      for (int k = 0; k < u->nin; k++) ok &= u->loops[l].in[k] == t;
+      if (ok) u->loop_for[t] = (int8_t)l;
+    }
+    for (int l = 0; l < nl && u->loop_for[t] < 0; l++) {
       int ok = 1;
       for (int k = 0; k < u->nin; k++) ok &= ga_can_cast_safe(t, u->loops[l].in[k]);
-      if (ok) { u->loop_for[t] = (int8_t)l; break; }
+      if (ok) u->loop_for[t] = (int8_t)l;
     }
   }
   lua_settop(L, self);

@@ -19,7 +19,8 @@ _Static_assert(GA_DT_BOOL == (int)GA_BOOL && GA_DT_INT8 == (int)GA_INT8 && GA_DT
                GA_DT_UINT16 == (int)GA_UINT16 && GA_DT_UINT32 == (int)GA_UINT32 &&
                GA_DT_UINT64 == (int)GA_UINT64 && GA_DT_FLOAT16 == (int)GA_FLOAT16 &&
                GA_DT_FLOAT32 == (int)GA_FLOAT32 && GA_DT_FLOAT64 == (int)GA_FLOAT64 &&
-               GA_DT_COMPLEX64 == (int)GA_COMPLEX64 && GA_DT_COMPLEX128 == (int)GA_COMPLEX128,
+               GA_DT_COMPLEX64 == (int)GA_COMPLEX64 && GA_DT_COMPLEX128 == (int)GA_COMPLEX128 &&
+               GA_DT_BFLOAT16 == (int)GA_BFLOAT16,
                "gpuarray.h dtype ids differ from core.h's");
 
 const char *ga_version(void) { return GPUARRAY_VERSION; }   /* include/gpuarray.h: the one version */

@@ -55,6 +55,10 @@ static DLDataType dl_dtype(int t) {
   DLDataType d;
   d.bits = (uint8_t)(8 * ga_dtypes[t].itemsize);
   d.lanes = 1;
+  if (t == GA_BFLOAT16) {   /* a float by kind, DLPack's own code */
+    d.code = kDLBfloat;
+    return d;
+  }
   switch (ga_dtypes[t].kind) {
     case 'b': d.code = kDLBool; break;
     case 'i': d.code = kDLInt; break;

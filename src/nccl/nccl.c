@@ -58,7 +58,7 @@ static int wire_type(lua_State *L, int dtype, int op, int *mult, const char *fna
     [GA_INT64] = GA_NCCL_INT64, [GA_UINT8] = GA_NCCL_UINT8, [GA_UINT16] = -1,
     [GA_UINT32] = GA_NCCL_UINT32, [GA_UINT64] = GA_NCCL_UINT64, [GA_FLOAT16] = GA_NCCL_FLOAT16,
     [GA_FLOAT32] = GA_NCCL_FLOAT32, [GA_FLOAT64] = GA_NCCL_FLOAT64,
-    [GA_COMPLEX64] = GA_NCCL_FLOAT32, [GA_COMPLEX128] = GA_NCCL_FLOAT64};
+    [GA_COMPLEX64] = GA_NCCL_FLOAT32, [GA_COMPLEX128] = GA_NCCL_FLOAT64, [GA_BFLOAT16] = GA_NCCL_BFLOAT16};
   const char *name = ga_dtypes[dtype].name;
   *mult = GA_IS_COMPLEX(dtype) ? 2 : 1;
   if (op < 0) {

@@ -13,7 +13,7 @@
 typedef struct { char internal[128]; } ga_nccl_id;
 typedef struct ncclComm *ga_nccl_comm;
 enum { GA_NCCL_INT8, GA_NCCL_UINT8, GA_NCCL_INT32, GA_NCCL_UINT32, GA_NCCL_INT64, GA_NCCL_UINT64,
-       GA_NCCL_FLOAT16, GA_NCCL_FLOAT32, GA_NCCL_FLOAT64 };
+       GA_NCCL_FLOAT16, GA_NCCL_FLOAT32, GA_NCCL_FLOAT64, GA_NCCL_BFLOAT16 };   /* ncclBfloat16: NCCL >= 2.10 */
 enum { GA_NCCL_SUM, GA_NCCL_PROD, GA_NCCL_MAX, GA_NCCL_MIN, GA_NCCL_AVG };
 typedef struct {
   int (*get_version)(int *version);

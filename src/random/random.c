@@ -31,16 +31,20 @@ typedef struct {
 
 
 static int is_float(int t) { return t == GA_FLOAT32 || t == GA_FLOAT64; }
+/* the vector kinds also fill bfloat16: drawn in float, rounded once */
+static int is_vector_float(int t) { return is_float(t) || t == GA_BFLOAT16; }
 static int is_int(int t) { return GA_IS_INT(t); }
 
-/* The kernel body's instantiation for (kind, dtype, wide) */
+/* The kernel body's instantiation for (kind, dtype, wide). bfloat16 takes
+** float's transforms (T is the type they compute in) */
 static void body(char *w, size_t cap, int kind, int t, int wide) {
-  const char *T = ga_dtypes[t].ctype;
-  int f = t == GA_FLOAT32;
+  int bf = t == GA_BFLOAT16, f = t == GA_FLOAT32 || bf;
+  const char *T = f ? "float" : ga_dtypes[t].ctype;
   const char *vec = f ? "float, 4" : "double, 2";
   switch (kind) {
     case R_UNIFORM:
-      snprintf(w, cap, f ? "ga_uniform_f f = {(float)p.a, (float)p.b};" : "ga_uniform_d f = {p.a, p.b};");
+      snprintf(w, cap, bf ? "ga_uniform_bf f = {(float)p.a, (float)p.b};"
+                          : f ? "ga_uniform_f f = {(float)p.a, (float)p.b};" : "ga_uniform_d f = {p.a, p.b};");
       break;
     case R_NORMAL: case R_LOGNORMAL:
       snprintf(w, cap, "ga_normal_%c<%d> f = {(%s)p.a, (%s)p.b};", f ? 'f' : 'd', kind == R_LOGNORMAL, T, T);
@@ -77,12 +81,12 @@ static void wrapper(char *w, size_t cap, int kind, int t, int wide) {
 
 static void rand_line(char *w, size_t cap, const int *p) { wrapper(w, cap, p[0], p[1], p[2]); }
 
-static const char *const rand_parts[] = {"philox", NULL};
+static const char *const rand_parts[] = {"common", "philox", NULL};   /* common: bfloat16 */
 static const ga_tkline rand_family = {{'r', 'n'}, rand_parts, rand_line};
 
 /* Elements per counter group (vector kinds) or 1 (a group per element) */
 static int per_group(int kind, int t, int wide) {
-  if (kind <= R_EXPONENTIAL) return t == GA_FLOAT32 ? 4 : 2;
+  if (kind <= R_EXPONENTIAL) return t == GA_FLOAT64 ? 2 : 4;
   if (kind == R_INTEGERS) return wide ? 2 : 4;
   return 1;
 }
@@ -90,10 +94,10 @@ static int per_group(int kind, int t, int wide) {
 static void check_dtype(lua_State *L, int kind, int t) {
   int ok = kind == R_INTEGERS || kind == R_POISSON || kind == R_BINOMIAL ? is_int(t)
            : kind == R_PERM ? (t == GA_INT32 || t == GA_INT64)
-           : is_float(t);
+           : kind <= R_EXPONENTIAL ? is_vector_float(t) : is_float(t);
   const char *want = kind == R_PERM ? "int32 or int64"
                      : kind == R_INTEGERS || kind == R_POISSON || kind == R_BINOMIAL ? "an integer dtype"
-                     : "float32 or float64";
+                     : kind <= R_EXPONENTIAL ? "float32, float64 or bfloat16" : "float32 or float64";
   if (!ok) ga_error(L, "random: %s cannot produce %s (it takes %s)", kind_names[kind], ga_dtypes[t].name, want);
 }
 
@@ -163,9 +167,10 @@ static int l_random_source(lua_State *L) {
   check_dtype(L, kind, t);
   char w[512];
   wrapper(w, sizeof w, kind, t, lua_toboolean(L, 3));
+  lua_pushstring(L, ga_kernel_source("common"));
   lua_pushstring(L, ga_kernel_source("philox"));
   lua_pushstring(L, w);
-  lua_concat(L, 2);
+  lua_concat(L, 3);
   return 1;
 }
 

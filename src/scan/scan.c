@@ -21,17 +21,20 @@ static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /* dtypes                                                                */
 /* ===================================================================== */
 
-/* NumPy's cumsum/cumprod: small ints in int64 / uint64, float16 in float32 */
+/* NumPy's cumsum/cumprod: small ints in int64 / uint64, float16 and
+** bfloat16 in float32 (the result keeps their dtype) */
 static void scan_types(int t, int over, int *acc, int *out) {
   if (over >= 0) {
     *out = over;
-    *acc = over == GA_FLOAT16 ? GA_FLOAT32 : over;
+    *acc = ga_compute_dtype(over);
     return;
   }
   if (t == GA_BOOL || GA_IS_SIGNED(t)) *acc = *out = GA_INT64;
   else if (GA_IS_UNSIGNED(t)) *acc = *out = GA_UINT64;
-  else if (t == GA_FLOAT16) { *acc = GA_FLOAT32; *out = GA_FLOAT16; }
-  else *acc = *out = t;
+  else {
+    *acc = ga_compute_dtype(t);
+    *out = t;
+  }
 }
 
 /* ===================================================================== */

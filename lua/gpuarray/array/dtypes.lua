@@ -7,7 +7,7 @@
 --
 -- NumPy's structured-dtype helpers (format_parser, CuPy's make_aligned_dtype)
 -- are array/records.lua's: host-side record descriptions, since an ndarray
--- here has one of the 14 numeric dtypes and nothing could hold a record.
+-- here has one of the 15 numeric dtypes and nothing could hold a record.
 return function(ga)
   local internal = require "gpuarray.internal"
   local api = require "gpuarray.api"
@@ -60,7 +60,9 @@ return function(ga)
     if k == "u" then return unsigned_for(v) end
     if k == "i" then return v >= 0 and unsigned_for(v) or signed_for(v) end
     if k == "f" then
-      if dt == "float16" then return dt end
+      -- a 2-byte float keeps its dtype (ml_dtypes' bfloat16 scalars answer
+      -- their own dtype; float16 cannot hold bfloat16's range)
+      if dt == "float16" or dt == "bfloat16" then return dt end
       if (v > -65000 and v < 65000) or not finite(v) then return "float16" end
       if dt == "float64" and in_f32(v) then return "float32" end
       return dt
@@ -75,8 +77,9 @@ The smallest dtype that holds the scalar a (a Lua number, boolean, complex
 {re, im} pair, typed scalar or 0-d ndarray) as NumPy's: an integer >= 0
 gives the smallest unsigned dtype, a negative one the smallest signed one,
 a float float16 when |a| < 65000 (or inf, NaN), else float32 when |a| <
-3.4e38. An ndarray of one or more dimensions gives its dtype. A 0-d ndarray
-is read (one synchronization).
+3.4e38; a float16 or bfloat16 scalar keeps its dtype. An ndarray of one
+or more dimensions gives its dtype. A 0-d ndarray is read (one
+synchronization).
 ]], function(a)
     local t = type(a)
     if t == "boolean" then return "bool" end
@@ -99,9 +102,13 @@ is read (one synchronization).
   ---------------------------------------------------------------------------
   -- common_type: NumPy's scalar type for the arrays' values in a float or
   -- complex dtype: integers count as float64, the widest precision wins,
-  -- complex when any is complex; no argument gives float16, as NumPy's
+  -- complex when any is complex; no argument gives float16, as NumPy's.
+  -- bfloat16 (which NumPy's common_type refuses: ml_dtypes' type is not in
+  -- its table) is a 16-bit float kept as itself, and with float16 gives
+  -- float32, as the promotion table (API.md §17)
 
-  local PRECISION = { float16 = 16, float32 = 32, float64 = 64, complex64 = 32, complex128 = 64 }
+  local PRECISION = { float16 = 16, bfloat16 = 16, float32 = 32, float64 = 64, complex64 = 32,
+                      complex128 = 64 }
   local FLOAT_OF = { [16] = "float16", [32] = "float32", [64] = "float64" }
   local COMPLEX_OF = { [16] = "complex64", [32] = "complex64", [64] = "complex128" }
 
@@ -110,10 +117,11 @@ common_type(...: any) -> string
 The float or complex dtype the values of every argument (ndarrays or typed
 scalars) fit, as NumPy's common_type: integer dtypes count as float64, the
 widest precision wins, complex when any is; bool raises; no argument gives
-float16.
+float16. bfloat16 stays bfloat16, and with float16 gives float32 (NumPy's
+refuses ml_dtypes' bfloat16; this is the promotion table's answer).
 ]], function(...)
     local n = select("#", ...)
-    local precision, complex = 16, false
+    local precision, complex, half, bhalf = 16, false, false, false
     for i = 1, n do
       local x = select(i, ...)
       if not (is_array(x) or is_scalar_object(x)) then
@@ -126,7 +134,9 @@ float16.
       local p = (k == "i" or k == "u") and 64 or PRECISION[dt]
       if p > precision then precision = p end
       complex = complex or k == "c"
+      half, bhalf = half or dt == "float16", bhalf or dt == "bfloat16"
     end
+    if precision == 16 and not complex and bhalf then return half and "float32" or "bfloat16" end
     return complex and COMPLEX_OF[precision] or FLOAT_OF[precision]
   end)
 
@@ -159,7 +169,8 @@ issubdtype(arg1: dtype|string, arg2: dtype|string) -> boolean
 Whether arg1 is arg2 or below it in NumPy's type hierarchy. Either is a
 dtype or an abstract type by name: "generic" (above all), "number",
 "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
-"complexfloating" (ga.issubdtype(x.dtype, "floating")).
+"complexfloating" (ga.issubdtype(x.dtype, "floating")). bfloat16 is
+"floating", as in JAX (ml_dtypes' type sits outside NumPy's hierarchy).
 ]], function(arg1, arg2)
     local a, b = type_name(arg1, "arg1"), type_name(arg2, "arg2")
     while a do
@@ -230,7 +241,8 @@ of them (any).
 typename(char: string) -> string
 The description of a type character, NumPy's table: "d" is "double
 precision", "F" "complex single precision", "?" "bool" (ga.dtype(name).char
-gives a dtype's character; NumPy's table has none for float16's "e").
+gives a dtype's character; NumPy's table has none for float16's "e" nor
+bfloat16's "E").
 ]], function(char)
     local name = TYPENAME[char]
     if not name then fail(("typename: no description for the type character %q"):format(char)) end

@@ -18,7 +18,7 @@ return function(ga, methods)
   local is_array = internal.is_array
   local M = {}
 
-  local function ctype(dt) return dt == "float16" and "float32" or dt end
+  local function ctype(dt) return internal.COMPUTE[dt] end   -- float16, bfloat16 compute in float
 
   -- hardware atomics: ufunc -> the dtypes with a native read-modify-write
   local ADD = { float32 = true, float64 = true, int32 = true, uint32 = true, int64 = true, uint64 = true }

@@ -1,7 +1,8 @@
 --- The built-in ufuncs, as data. Each definition gives the name, the
 -- number of inputs, the loops as NumPy-style signatures ("ff->f": two
 -- float32 inputs, a float32 output; type chars ? b h i l B H I L e f d F D
--- for bool, int8..int64, uint8..uint64, float16/32/64, complex64/128) and
+-- for bool, int8..int64, uint8..uint64, float16/32/64, complex64/128, and
+-- E for bfloat16, which NumPy lacks: ml_dtypes' char for it) and
 -- the CUDA expression over in0, in1 and out0. `ops` overrides the
 -- expression for loops whose first input is one of the given type chars.
 -- The C side (src/elementwise/ufunc.c) turns each into an object that compiles its
@@ -10,8 +11,12 @@
 --
 -- A call promotes its inputs (Lua numbers are weak scalars) and takes the
 -- first loop the promoted dtype casts to safely, so the order of the loops
--- matters: narrow before wide, as in NumPy. float16 loops compute in
--- float32; the helpers (ga_floor_divide, ga_maximum, ...) live in
+-- matters: narrow before wide, as in NumPy. A loop taking exactly the
+-- promoted dtype is taken first (NumPy 2's dispatch): bfloat16's loops come
+-- after float64's, so that integers still find float16/32/64 first (under
+-- JAX's promotion every integer casts to bfloat16), and bfloat16 finds its
+-- own. float16 and bfloat16 loops compute in float32 and round once; the
+-- helpers (ga_floor_divide, ga_maximum, ...) live in
 -- kernels/common/math.cuh. Each ufunc is declared (API.md §0) with its
 -- one-line doc from ufunc_docs.lua; its methods (reduce, accumulate,
 -- reduceat, outer, at) come from lua/gpuarray/math/ufunc_methods.lua.
@@ -19,7 +24,7 @@ return function(ga)
   local core = ga._core
 
   local INTS = "bBhHiIlL"
-  local FLOATS = "efd"
+  local FLOATS = "efdE"
   local COMPLEX = "FD"
   local REAL = "?" .. INTS .. FLOATS
   local ALL = REAL .. COMPLEX
@@ -176,9 +181,10 @@ return function(ga)
     def { name = name, nin = 2, loops = same(FLOATS, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
           types = "floating point numbers" }
   end
-  -- float16 steps its own bits, not float32's
+  -- float16 and bfloat16 step their own bits, not float32's
   def { name = "nextafter", nin = 2, loops = same(FLOATS, 2), op = "out0 = ga_nextafter(in0, in1)",
-        ops = { e = "out0 = ga_nextafter_h(in0, in1)" }, types = "floating point numbers" }
+        ops = { e = "out0 = ga_nextafter_h(in0, in1)", E = "out0 = ga_nextafter_bf(in0, in1)" },
+        types = "floating point numbers" }
   for _, name in ipairs { "gcd", "lcm" } do
     def { name = name, nin = 2, loops = same(INTS, 2), op = ("out0 = ga_%s(in0, in1)"):format(name),
           types = "integers" }

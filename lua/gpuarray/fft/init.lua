@@ -31,7 +31,13 @@ return function(ga)
     return x.dtype == want and x or x:astype(want)
   end
 
+  -- cuFFT transforms bfloat16 only for powers of two (cufftXt): no silent
+  -- float32 copy either, which would hide a dtype the caller chose
   local function input(x, fname)
+    if is_array(x) and x.dtype == "bfloat16" then
+      fail(fname .. ": cuFFT has no bfloat16 transforms for general sizes; " ..
+           "convert first: x:astype(\"float32\") (or \"complex64\")")
+    end
     if is_array(x) then return x end
     if type(x) == "table" then return ga.array(x) end
     fail(fname .. ": a must be an ndarray or a table of numbers, got " .. type(x))

@@ -167,10 +167,9 @@ length-1 axis (a reduction keeps its dimensions).
     if type(otypes) == "string" then
       -- NumPy's type characters ("fd") or one dtype name
       if pcall(ga.dtype, otypes) then return { ga.dtype(otypes).name } end
-      local CHARS = { ["?"] = "bool", b = "int8", h = "int16", i = "int32", l = "int64", q = "int64",
-                      B = "uint8", H = "uint16", I = "uint32", L = "uint64", Q = "uint64",
-                      e = "float16", f = "float32", d = "float64", F = "complex64", D = "complex128" }
+      local CHARS = internal.CHARS   -- C's table (E: bfloat16), and NumPy's q, Q for long long
       for c in otypes:gmatch(".") do
+        if c == "q" or c == "Q" then c = c == "q" and "l" or "L" end
         if not CHARS[c] then fail(("vectorize: invalid otype specified: %s"):format(c)) end
         list[#list + 1] = CHARS[c]
       end

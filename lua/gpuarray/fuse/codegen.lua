@@ -18,7 +18,7 @@ local INT_RANGE = trace.INT_RANGE
 
 local M = {}
 
-local function compute_of(dt) return dt == "float16" and "float32" or dt end
+local function compute_of(dt) return internal.COMPUTE[dt] or dt end   -- float16, bfloat16: float32
 
 --- dtype as C type, and a C value of dtype `from` as dtype `to`
 local function cast(code, from, to)

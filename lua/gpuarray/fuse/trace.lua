@@ -312,8 +312,7 @@ M.CTYPE = CTYPE
 --- {reduce C type, result dtype} of each reduction for an input dtype (or
 -- for dtype=D), NumPy's rules as lua/gpuarray/reduction/builtins.lua has them
 local function as_dtype(D)
-  if D == "float16" then return "float", "float16" end
-  return CTYPE[D], D
+  return CTYPE[internal.COMPUTE[D]], D   -- float16 and bfloat16 reduce in float
 end
 local REDUCE = {
   sum = { "ga_r_add(a, b)", "0", function(dt)

@@ -1,6 +1,6 @@
 --- Decimal text of binary floats, as NumPy's Dragon4 gives it (printing,
 -- format_float_positional/scientific, savetxt's "%r"): the shortest digits
--- that read back to the same float16/float32/float64 ("unique"), or the
+-- that read back to the same float16/bfloat16/float32/float64 ("unique"), or the
 -- exactly rounded digits of the binary value (C's printf, which rounds
 -- exactly on glibc). Host-side Lua, no device.
 local M = {}
@@ -29,18 +29,32 @@ local function to_f32(v)
   return (unpack("<f", pack("<f", v)))
 end
 
---- v as the given precision ("float16", "float32", else float64)
+-- v rounded to bfloat16 once, as src/core/dtype.c does it: to float rounded
+-- to odd (toward zero, the last bit set when anything was cut), then to
+-- nearest even on float's upper 16 bits
+local function to_bf16(v)
+  if v ~= v or v == math.huge or v == -math.huge then return v end
+  local u = unpack("<I4", pack("<f", v))
+  local f = unpack("<f", pack("<I4", u))
+  if f ~= v then
+    if math.abs(f) > math.abs(v) then u = u - 1 end   -- sign and magnitude: one step toward zero
+    u = u | 1
+  end
+  u = (u + 0x7fff + ((u >> 16) & 1)) >> 16
+  return (unpack("<f", pack("<I4", (u & 0xffff) << 16)))
+end
+M.to_bf16 = to_bf16
+
+local ROUND = { float16 = to_f16, bfloat16 = to_bf16, float32 = to_f32, complex64 = to_f32 }
+
+--- v as the given precision ("float16", "bfloat16", "float32", else float64)
 function M.round_to(v, dtype)
-  if dtype == "float16" then return to_f16(v) end
-  if dtype == "float32" or dtype == "complex64" then return to_f32(v) end
-  return v
+  local r = ROUND[dtype]
+  return r and r(v) or v
 end
 
 local function same(s, v, dtype)
-  local r = tonumber(s)
-  if dtype == "float16" then return to_f16(r) == v end
-  if dtype == "float32" or dtype == "complex64" then return to_f32(r) == v end
-  return r == v
+  return M.round_to(tonumber(s), dtype) == v
 end
 
 --- The shortest significant digits of finite v > 0 that read back to v in

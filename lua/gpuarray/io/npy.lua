@@ -205,7 +205,14 @@ return function(ga)
     fail(("%s: expected an array, got %s"):format(fname, t))
   end
 
-  local function npy_bytes(x)
+  -- .npy has no bfloat16 (NumPy has none; ml_dtypes' arrays save as raw
+  -- void bytes that NumPy alone cannot read back): raise before any file
+  -- is opened, and name the way out
+  local function npy_bytes(x, fname)
+    if not DESCR[x.dtype] then
+      fail(("%s: .npy files have no %s dtype; save x:astype(\"float32\") instead (exact: every %s is a float32)")
+           :format(fname, x.dtype, x.dtype))
+    end
     return npy.header(x.dtype, x.shape) .. x:tobytes()
   end
 
@@ -221,7 +228,7 @@ lacks it, as NumPy) or an open Lua file. allow_pickle and fix_imports change
 nothing (no object arrays).
 ]], function(file, arr)
     arr = as_array(arr, "save")
-    local data = npy_bytes(arr)
+    local data = npy_bytes(arr, "save")
     local f, owned = open(with_suffix(file, ".npy"), "wb", "save")
     f:write(data)
     if owned then f:close() end
@@ -252,7 +259,7 @@ nothing (no object arrays).
     for k in pairs(named) do names[#names + 1] = k end
     table.sort(names)
     for _, k in ipairs(names) do list[#list + 1] = { name = k .. ".npy", array = named[k] } end
-    for _, m in ipairs(list) do m.data = npy_bytes(m.array) end
+    for _, m in ipairs(list) do m.data = npy_bytes(m.array, fname) end
     return list
   end
 

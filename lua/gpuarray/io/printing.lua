@@ -507,7 +507,7 @@ The values alone ("[1. 2. 3.]"); a 0-d array as its scalar (shortest digits).
     if type(x) == "number" then return math.type(x) == "integer" and x + 0.0 or x, "float64" end
     if type(x) == "userdata" then
       local ok, dt = pcall(function() return x.dtype end)
-      if ok and (dt == "float16" or dt == "float32" or dt == "float64") then return x.value, dt end
+      if ok and internal.KIND[dt] == "f" then return x.value, dt end
       if ok and type(dt) == "string" then fail(("%s: not a floating point value: a %s"):format(fname, dt)) end
       if is_array(x) and x.ndim == 0 then return x:item(), x.dtype end
     end

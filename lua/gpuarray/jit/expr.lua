@@ -152,7 +152,7 @@ local function small(t)
   return (t.kind == "i" or t.kind == "u" or t.kind == "b") and t.size < 4
 end
 
---- C of a OP b computed in type r (float16 in float, small integers cast back)
+--- C of a OP b computed in type r (float16, bfloat16 in float, small integers cast back)
 local function arith(a, b, op, r)
   local c = types.compute(r)
   local code = ("(%s %s %s)"):format(conv(a.code, a.type, c), op, conv(b.code, b.type, c))

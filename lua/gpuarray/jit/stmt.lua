@@ -288,7 +288,7 @@ function Func:s_Fornum(s)
   else
     V = promote(promote(a.type, l.type), st.type)
     if V.kind ~= "f" then V = V.weak and T.weak_float or T.float64 end
-    -- float16 arithmetic is float32's (types.compute): so is its loop variable
+    -- float16 and bfloat16 arithmetic is float32's (types.compute): so is its loop variable
     V = types.compute(V)
   end
   local VT = types.concrete(V).ctype

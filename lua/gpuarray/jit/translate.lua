@@ -176,7 +176,7 @@ for w in ([[alignas alignof and asm auto bool break case catch char class const 
   log1p log1pf exp2 exp2f expm1 expm1f cbrt cbrtf trunc truncf rint rintf hypot hypotf copysign copysignf
   rsqrt rsqrtf asinh asinhf acosh acoshf atanh atanhf sincos
   int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 complex complex64 complex128
-  half]]):gmatch("%S+") do
+  half bfloat16]]):gmatch("%S+") do
   RESERVED[w] = true
 end
 

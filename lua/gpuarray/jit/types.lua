@@ -1,4 +1,4 @@
---- Types of the jit: the 14 dtypes, the weak types of Lua numbers (NumPy 2's
+--- Types of the jit: the 15 dtypes (bfloat16 among them), the weak types of Lua numbers (NumPy 2's
 -- weak Python scalars: a literal 2 or 0.5 takes the other operand's type),
 -- array (pointer) types, and the promotion between them, which is NumPy's
 -- (core.result_type: the same table the arrays use).
@@ -7,7 +7,7 @@ local internal = require "gpuarray.internal"
 
 local M = {}
 
-local CTYPE, KIND, SIZE = internal.CTYPE, internal.KIND, internal.SIZE   -- C's dtype table
+local CTYPE, KIND, SIZE, COMPUTE = internal.CTYPE, internal.KIND, internal.SIZE, internal.COMPUTE   -- C's dtype table
 M.CTYPE, M.KIND, M.SIZE = CTYPE, KIND, SIZE
 
 local T = {}
@@ -94,16 +94,17 @@ function M.conv(code, from, to)
       return neg and "(" .. f .. ")" or f
     end
   end
-  if from.kind == "c" or to.kind == "c" or from.name == "float16" or to.name == "float16" then
+  -- complex numbers and the 16-bit floats (computed in float) convert through ga_cast
+  if from.kind == "c" or to.kind == "c" or COMPUTE[from.name] ~= from.name or COMPUTE[to.name] ~= to.name then
     return ("ga_cast<%s>(%s)"):format(to.ctype, code)
   end
   return ("((%s)(%s))"):format(to.ctype, code)
 end
 
---- The C type arithmetic of type t computes in: float16 in float
+--- The C type arithmetic of type t computes in: float16 and bfloat16 in float
 function M.compute(t)
-  if t.name == "float16" then return T.float32 end
-  return t
+  local c = COMPUTE[t.name]
+  return c and c ~= t.name and T[c] or t
 end
 
 local INF = "__longlong_as_double(0x7ff0000000000000LL)"

@@ -8,7 +8,7 @@ local internal = require "gpuarray.internal"
 return function(ga)
   local fail = internal.fail
 
-  local function ctype(dt) return dt == "float16" and "float32" or dt end
+  local function ctype(dt) return internal.COMPUTE[dt] end   -- float16, bfloat16 accumulate in float
 
   local kernels = {}
   local function kernel(T)

@@ -5,9 +5,8 @@ local internal = require "gpuarray.internal"
 
 return function(ga)
 
-  -- the largest finite value and the machine epsilon of each float dtype
-  local FMAX = { float16 = 65504.0, float32 = 3.4028234663852886e38, float64 = 1.7976931348623157e308 }
-  local EPS = { float16 = 0.0009765625, float32 = 1.1920928955078125e-07, float64 = 2.220446049250313e-16 }
+  -- the largest finite value and the machine epsilon of a float dtype: finfo's
+  local function is_float(dt) return internal.KIND[dt] == "f" end
   local REAL = { complex64 = "float32", complex128 = "float64" }
 
   -- NaN, +inf and -inf replaced part by part (complex numbers: both parts)
@@ -45,9 +44,10 @@ false writes into x (an ndarray) and returns it.
     if not internal.is_array(x) then x = ga.asarray(x) copy = true end
     local dt = x.dtype
     local real = REAL[dt] or dt
-    if not FMAX[real] then return copy and x:copy() or x end
+    if not is_float(real) then return copy and x:copy() or x end
     local y = copy and ga.empty(x.shape, dt) or x
-    replace_kernel()(x, nan, posinf or FMAX[real], neginf or -FMAX[real], y)
+    local fmax = ga.finfo(real).max
+    replace_kernel()(x, nan, posinf or fmax, neginf or -fmax, y)
     return y
   end)
 
@@ -60,7 +60,7 @@ itself otherwise. Synchronizes (the decision is read on the host).
     a = ga.asarray(a)
     local real = REAL[a.dtype]
     if not real then return a end
-    if tol > 1 then tol = tol * EPS[real] end
+    if tol > 1 then tol = tol * ga.finfo(real).eps end
     if a.size > 0 and not ga.all(ga.less(ga.abs(ga.imag(a)), tol)):item() then return a end
     return ga.real(a)
   end)

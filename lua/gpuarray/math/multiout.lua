@@ -14,7 +14,7 @@ return function(ga)
   local fail = internal.fail
   local is_array = internal.is_array
 
-  local FLOATS = { "e", "f", "d" }
+  local FLOATS = { "e", "f", "d", "E" }   -- E: bfloat16, after float64 (ufuncs.lua says why)
   local function loops(outc)
     local t = {}
     for i, c in ipairs(FLOATS) do t[i] = c .. "->" .. (outc or c) end
@@ -29,7 +29,7 @@ return function(ga)
                                   op = "{ auto i_ = in0; out0 = ga_modf(in0, &i_); }", types = "real numbers" },
     modf_integral = core.elementwise.ufunc { name = "modf", nin = 1, loops = loops(),
                                   op = "{ auto i_ = in0; ga_modf(in0, &i_); out0 = i_; }", types = "real numbers" },
-    ldexp = core.elementwise.ufunc { name = "ldexp", nin = 2, loops = { "el->e", "fl->f", "dl->d" },
+    ldexp = core.elementwise.ufunc { name = "ldexp", nin = 2, loops = { "el->e", "fl->f", "dl->d", "El->E" },
                           op = "out0 = ga_ldexp(in0, in1)",
                           types = "a real number and an integer exponent (int64 at most)" },
   }
@@ -119,6 +119,7 @@ same values as the two ufuncs). out: {quotient_out, remainder_out}.
     elseif type(x1) == "boolean" then t = "bool"
     else t = ga.asarray(x1).dtype end
     if t:match("^complex") then fail("ldexp: not supported for " .. t .. " (supports real numbers)") end
+    if t == "bfloat16" then return t end   -- its own loop (integers never pick it: see ufuncs.lua)
     for _, f in ipairs { "float16", "float32", "float64" } do
       if ga.result_type(t, f) == f then return f end
     end

@@ -50,7 +50,7 @@ return function(ga)
   local UPCAST = { bool = "int64", int8 = "int64", int16 = "int64", int32 = "int64",
                    uint8 = "uint64", uint16 = "uint64", uint32 = "uint64" }
 
-  local function ctype(dt) return dt == "float16" and "float32" or dt end   -- float16 computes in float
+  local function ctype(dt) return internal.COMPUTE[dt] end   -- float16, bfloat16 compute in float
 
   --- The axes an axis argument names (an integer or a list; 1-based,
   -- negative from the end), sorted; raises as the reductions do
@@ -88,9 +88,7 @@ return function(ga)
     return d.op
   end
 
-  local CHAR = { ["?"] = "bool", b = "int8", h = "int16", i = "int32", l = "int64", B = "uint8", H = "uint16",
-                 I = "uint32", L = "uint64", e = "float16", f = "float32", d = "float64", F = "complex64",
-                 D = "complex128" }
+  local CHAR = internal.CHARS   -- type char -> dtype name (C's table)
 
   --- ga_uop(a, b) (ga_uop1(a) for a unary ufunc): the ufunc's loop for
   -- operands of dtype D as a device function on the loop's compute types

@@ -64,14 +64,20 @@ return function(ga)
   bits.INTS = INTS
 
   --- The dtype name of a dtype argument; default: the state's default
-  -- dtype when it is a float one, else float64 (ints: int64)
-  function bits.float_dtype(dt, fname)
+  -- dtype when it is a float one, else float64 (ints: int64). bf16: the
+  -- distribution also fills bfloat16 (uniform, normal, lognormal and
+  -- exponential: src/random/random.c draws them in float32 and rounds once)
+  function bits.float_dtype(dt, fname, bf16)
+    local ok = function(name) return FLOATS[name] or (bf16 and name == "bfloat16") end
     if dt == nil then
       local d = ga.get_default_dtype()
-      return FLOATS[d] and d or "float64"
+      return ok(d) and d or "float64"
     end
     local name = ga.dtype(dt).name
-    if not FLOATS[name] then fail(("%s: dtype must be float32 or float64, got %s"):format(fname, name)) end
+    if not ok(name) then
+      fail(("%s: dtype must be float32%s, got %s"):format(fname, bf16 and ", float64 or bfloat16" or " or float64",
+                                                         name))
+    end
     return name
   end
   function bits.int_dtype(dt, fname)

@@ -25,7 +25,7 @@ return function(ga, bits)
 
   --- [0, 1): random(size[, dtype])
   function M.random(self, size, dt)
-    return draw(self, "uniform", size, bits.float_dtype(dtype_of(dt), "random.random"), 0, 1)
+    return draw(self, "uniform", size, bits.float_dtype(dtype_of(dt), "random.random", true), 0, 1)
   end
   M.random_sample, M.ranf, M.sample = M.random, M.random, M.random
 
@@ -39,7 +39,7 @@ return function(ga, bits)
       elseif i == args.n then dt = dtype_of(v)
       else fail(("%s: dimensions must be integers, got %s"):format(fname, tostring(v))) end
     end
-    return shape, bits.float_dtype(dt, fname)
+    return shape, bits.float_dtype(dt, fname, true)
   end
   function M.rand(self, ...)
     local shape, dt = dims("random.rand", ...)
@@ -53,7 +53,7 @@ return function(ga, bits)
   -- a location-scale family: lo + scale * standard, with array parameters
   -- applied after drawing the standard variate at the broadcast shape
   local function loc_scale(self, kind, fname, loc, scale, size, dt, a0, b0)
-    dt = bits.float_dtype(dtype_of(dt), fname)
+    dt = bits.float_dtype(dtype_of(dt), fname, true)
     if is_array(loc) or is_array(scale) then
       if size == nil then
         local shapes = {}
@@ -83,18 +83,18 @@ return function(ga, bits)
     return loc_scale(self, "normal", "random.normal", loc, scale, size, dt, 0, 1)
   end
   function M.standard_normal(self, size, dt)
-    return draw(self, "normal", size, bits.float_dtype(dtype_of(dt), "random.standard_normal"), 0, 1)
+    return draw(self, "normal", size, bits.float_dtype(dtype_of(dt), "random.standard_normal", true), 0, 1)
   end
   function M.lognormal(self, mean, sigma, size, dt)
     local fname = "random.lognormal"
-    return draw(self, "lognormal", size, bits.float_dtype(dtype_of(dt), fname), bits.num(mean, 0, fname, "mean"),
+    return draw(self, "lognormal", size, bits.float_dtype(dtype_of(dt), fname, true), bits.num(mean, 0, fname, "mean"),
                 bits.num(sigma, 1, fname, "sigma"))
   end
   function M.exponential(self, scale, size, dt)
     local fname = "random.exponential"
     local s = bits.num(scale, 1, fname, "scale")
     if s < 0 then fail(fname .. ": scale < 0") end
-    return draw(self, "exponential", size, bits.float_dtype(dtype_of(dt), fname), 0, s)
+    return draw(self, "exponential", size, bits.float_dtype(dtype_of(dt), fname, true), 0, s)
   end
   function M.standard_exponential(self, size, dt)
     return M.exponential(self, 1, size, dt)

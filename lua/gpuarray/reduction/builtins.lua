@@ -16,7 +16,7 @@ return function(ga)
   local methods = ga.methods
 
   local internal = require "gpuarray.internal"
-  local CTYPE, SIZE, KIND = internal.CTYPE, internal.SIZE, internal.KIND   -- C's dtype table
+  local CTYPE, SIZE, KIND, COMPUTE = internal.CTYPE, internal.SIZE, internal.KIND, internal.COMPUTE   -- C's dtype table
   local REAL = { complex64 = "float32", complex128 = "float64" }
   local DTYPES = {}
   for _, d in ipairs(internal.dtypes) do DTYPES[#DTYPES + 1] = d.name end
@@ -27,18 +27,16 @@ return function(ga)
   end
 
   -- NumPy's sum/prod: small integers accumulate in int64 / uint64, float16
-  -- in float32 (the result stays float16)
+  -- and bfloat16 in float32 (the result keeps their dtype)
+  -- with dtype=D: the reduction runs in D (float16, bfloat16 in float32), result D
+  local function as_dtype(D)
+    return plain(COMPUTE[D], D)
+  end
   local function sum_types(dt)
     local k = KIND[dt]
     if k == "b" or k == "i" then return plain("int64", "int64") end
     if k == "u" then return plain("uint64", "uint64") end
-    if dt == "float16" then return plain("float32", "float16") end
-    return plain(dt, dt)
-  end
-  -- with dtype=D: the reduction runs in D (float16 in float32), result D
-  local function as_dtype(D)
-    if D == "float16" then return plain("float32", "float16") end
-    return plain(D, D)
+    return as_dtype(dt)
   end
   local function mean_types(dt)
     local k = KIND[dt]
@@ -57,7 +55,7 @@ return function(ga)
   local function var_types(dt)
     local k = KIND[dt]
     if k == "b" or k == "i" or k == "u" then return welford("double", "double", "float64") end
-    if dt == "float16" then return welford("float", "float", "float16") end
+    if COMPUTE[dt] ~= dt then return welford("float", "float", dt) end   -- float16, bfloat16
     if k == "c" then return welford(CTYPE[dt], CTYPE[REAL[dt]], REAL[dt]) end
     return welford(CTYPE[dt], CTYPE[dt], dt)
   end
@@ -209,8 +207,8 @@ return function(ga)
     local decl = api.declare(([[
 %s(a: ndarray, axis: axis?, dtype: dtype?, out: ndarray?) -> ndarray
 Cumulative %s along axis (1-based), or over the flattened array (C order)
-without one. Small integers accumulate in int64/uint64 and float16 in
-float32, as NumPy's.
+without one. Small integers accumulate in int64/uint64, float16 and
+bfloat16 in float32 (as NumPy's float16).
 ]]):format(name, what))
     local f = core.scan.fn { name = name, op = op - 1, decl = decl }
     api.attach(decl, f)

@@ -17,8 +17,8 @@ return function(ga, scipy)
   end
   local function as_float(x)
     local dt = x.dtype
-    local float = { float16 = true, float32 = true, float64 = true, complex64 = true, complex128 = true }
-    if float[dt] then return x end
+    local k = internal.KIND[dt]
+    if k == "f" or k == "c" then return x end
     return x:astype("float64")
   end
   local function check_axis(x, axis, fname)

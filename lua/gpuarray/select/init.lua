@@ -138,7 +138,7 @@ lands is unspecified. Returns a.
   ---------------------------------------------------------------------------
 
   -- CUDA helpers for the kernels below. Comparisons use NumPy's NaN rules;
-  -- float16 computes in float; complex compares and rounds part by part.
+  -- float16 and bfloat16 compute in float; complex compares and rounds part by part.
   local PREAMBLE = [[
 template <typename T> __device__ __forceinline__ bool ga_sel_isnan(T v) { return v != v; }
 template <typename T> __device__ __forceinline__ bool ga_sel_isnan(complex<T> v) {
@@ -172,6 +172,9 @@ __device__ __forceinline__ bool ga_sel_close(float x, float y, double rtol, doub
 __device__ __forceinline__ bool ga_sel_close(float16 x, float16 y, double rtol, double atol, bool eqn) {
   return ga_sel_close_r<float>((float)x, (float)y, (float)rtol, (float)atol, eqn);
 }
+__device__ __forceinline__ bool ga_sel_close(bfloat16 x, bfloat16 y, double rtol, double atol, bool eqn) {
+  return ga_sel_close_r<float>((float)x, (float)y, (float)rtol, (float)atol, eqn);
+}
 __device__ __forceinline__ double ga_sel_abs(complex<double> v) { return hypot(v.re, v.im); }
 __device__ __forceinline__ float ga_sel_abs(complex<float> v) { return hypotf(v.re, v.im); }
 template <typename T>
@@ -188,6 +191,9 @@ template <typename T> __device__ __forceinline__ bool ga_sel_eq(T a, T b, bool e
 __device__ __forceinline__ bool ga_sel_eq(float16 a, float16 b, bool eqn) {
   return ga_sel_eq<float>((float)a, (float)b, eqn);
 }
+__device__ __forceinline__ bool ga_sel_eq(bfloat16 a, bfloat16 b, bool eqn) {
+  return ga_sel_eq<float>((float)a, (float)b, eqn);
+}
 template <typename T> __device__ __forceinline__ bool ga_sel_eq(complex<T> a, complex<T> b, bool eqn) {
   return (a.re == b.re && a.im == b.im) || (eqn && ga_sel_isnan(a) && ga_sel_isnan(b));
 }
@@ -202,6 +208,9 @@ __device__ __forceinline__ float ga_sel_round(float v, double f, bool neg) {
 }
 __device__ __forceinline__ float16 ga_sel_round(float16 v, double f, bool neg) {
   return float16(ga_sel_round((float)v, f, neg));
+}
+__device__ __forceinline__ bfloat16 ga_sel_round(bfloat16 v, double f, bool neg) {
+  return bfloat16(ga_sel_round((float)v, f, neg));
 }
 template <typename T> __device__ __forceinline__ complex<T> ga_sel_round(complex<T> v, double f, bool neg) {
   return complex<T>(ga_sel_round(v.re, f, neg), ga_sel_round(v.im, f, neg));

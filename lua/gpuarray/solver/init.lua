@@ -29,7 +29,7 @@ return function(ga)
   ga.linalg = linalg
 
   local SOLVER = { float32 = "float32", float64 = "float64", complex64 = "complex64", complex128 = "complex128",
-    float16 = "float32" }
+    float16 = "float32", bfloat16 = "float32" }
   local REAL = { float32 = "float32", float64 = "float64", complex64 = "float32", complex128 = "float64" }
   linalg._REAL = REAL
 
@@ -38,7 +38,7 @@ return function(ga)
     if type(x) == "table" or type(x) == "number" then return ga.asarray(x) end
     fail(("%s: an ndarray is needed, got %s"):format(fname, type(x)))
   end
-  --- the dtype cuSOLVER computes x in: float16 in float32, integers and bool in float64 (NumPy)
+  --- the dtype cuSOLVER computes x in: float16 and bfloat16 in float32, integers and bool in float64 (NumPy)
   local function solver_dtype(...)
     local dt = ga.result_type(...)
     return SOLVER[dt] or "float64"

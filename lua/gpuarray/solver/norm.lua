@@ -23,7 +23,7 @@ return function(ga, linalg)
   local function float_of(x)
     local dt = x.dtype
     if dt == "float32" or dt == "float64" or dt == "complex64" or dt == "complex128" then return x end
-    if dt == "float16" then return x:astype("float32") end
+    if dt == "float16" or dt == "bfloat16" then return x:astype("float32") end
     return x:astype("float64")
   end
 

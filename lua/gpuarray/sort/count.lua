@@ -67,7 +67,7 @@ long. The values of x are values, not positions (API.md §14).
 
   -- the bin edges of histogram: a count over a range, or given edges
   local function edges_of(x, bins, range)
-    local et = (x.dtype == "float32" or x.dtype == "float64" or x.dtype == "float16") and x.dtype or "float64"
+    local et = internal.KIND[x.dtype] == "f" and x.dtype or "float64"
     if math.type(bins) == "integer" then
       if bins < 1 then fail("histogram: bins must be a positive integer") end
       local lo, hi

@@ -45,7 +45,7 @@ return function(ga)
     if t == nil then fail(fname .. ": no dtype") end
     t = ga.dtype(t).name
     if VALUE[t] then return t end
-    if t == "float16" then return "float32" end
+    if t == "float16" or t == "bfloat16" then return "float32" end
     return "float64"
   end
 

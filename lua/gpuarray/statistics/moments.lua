@@ -257,6 +257,7 @@ template <typename T> __device__ __forceinline__ complex<T> ga_cconj(const compl
 }
 template <typename T> struct ga_corr_acc { typedef T t; };
 template <> struct ga_corr_acc<float16> { typedef float t; };
+template <> struct ga_corr_acc<bfloat16> { typedef float t; };
 ]]
   local corr_kernel
   internal.correlate_kernel = function()

@@ -96,6 +96,7 @@ template <typename X> __device__ __forceinline__ X ga_q_mul(X a, X b) { return a
 __device__ __forceinline__ float ga_q_mul(float a, float b) { return __fmul_rn(a, b); }
 __device__ __forceinline__ double ga_q_mul(double a, double b) { return __dmul_rn(a, b); }
 __device__ __forceinline__ float16 ga_q_mul(float16 a, float16 b) { return float16(__fmul_rn((float)a, (float)b)); }
+__device__ __forceinline__ bfloat16 ga_q_mul(bfloat16 a, bfloat16 b) { return bfloat16(__fmul_rn((float)a, (float)b)); }
 template <typename O> struct ga_q_wide { typedef float t; };
 template <> struct ga_q_wide<double> { typedef double t; };
 template <typename O>

@@ -16,7 +16,7 @@ return function(ga)
   local A = require("gpuarray.statistics.axes")(ga)
   local K = require("gpuarray.statistics.qkernels")
 
-  local FLOAT = { float16 = true, float32 = true, float64 = true }
+  local FLOAT = { float16 = true, float32 = true, float64 = true, bfloat16 = true }
   local SELECT = { float32 = true, float64 = true }
   local SELECT_MIN = 1 << 17      -- shorter rows sort faster than they select
   local SAMPLE = 1 << 16

@@ -147,7 +147,9 @@ extern "C" __global__ void gnd_col_pass(const X *__restrict__ x, Y *__restrict__
       local spec = { ndim = N, fshape = fshape, half = half, modes = modes, op = op, full = true }
       local extra = {}
       if op == "corr" then
-        extra[1] = ga.array(w, S.FLOAT[x.dtype] and x.dtype ~= "float16" and x.dtype or "float64")
+        -- the 2-byte floats' weights stay float64 (rounding them would move the result)
+        local two_byte = x.dtype == "float16" or x.dtype == "bfloat16"
+        extra[1] = ga.array(w, S.FLOAT[x.dtype] and not two_byte and x.dtype or "float64")
       end
       return St.run(spec, x, ydtype, extra, cval)
     end

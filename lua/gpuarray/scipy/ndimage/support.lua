@@ -19,7 +19,7 @@ return function(ga)
     return m
   end
 
-  S.FLOAT = { float16 = true, float32 = true, float64 = true }
+  S.FLOAT = { float16 = true, bfloat16 = true, float32 = true, float64 = true }
   S.COMPLEX = { complex64 = true, complex128 = true }
 
   --- an ndarray from array_like input (bool, integers, floats), checked

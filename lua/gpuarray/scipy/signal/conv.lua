@@ -19,10 +19,11 @@ return function(ga, signal, S)
 
   local function name(n) return "scipy.signal." .. n end
 
-  local CTYPE = { float16 = "float16", float32 = "float", float64 = "double", complex64 = "complex64",
+  local CTYPE = { float16 = "float16", bfloat16 = "bfloat16", float32 = "float", float64 = "double",
+                  complex64 = "complex64",
                   complex128 = "complex128", int8 = "int8", int16 = "int16", int32 = "int32", int64 = "int64",
                   uint8 = "uint8", uint16 = "uint16", uint32 = "uint32", uint64 = "uint64" }
-  local ACC = { float16 = "float" }
+  local ACC = { float16 = "float", bfloat16 = "float" }
 
   local PRE = nil
   local function prelude()

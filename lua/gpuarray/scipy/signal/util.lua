@@ -158,9 +158,9 @@ return function(ga)
 
   --- The inexact dtype an input computes in (SciPy's rule for most of
   -- signal: floats and complex keep theirs, integers and bool become
-  -- float64; float16 computes in float32)
+  -- float64; float16 and bfloat16 compute in float32)
   function U.inexact(dt)
-    if dt == "float16" then return "float32" end
+    if dt == "float16" or dt == "bfloat16" then return "float32" end
     if FLOAT[dt] or COMPLEX[dt] then return dt end
     return "float64"
   end

@@ -48,7 +48,8 @@ __device__ __forceinline__ sf_lse sf_lse_add(const sf_lse &a, const sf_lse &b) {
 
   local FAST = { float32 = true, float64 = true }
   local function float_of(dt)
-    if dt == "float16" or dt == "float32" or dt == "float64" or dt == "complex64" or dt == "complex128" then
+    local k = internal.KIND[dt]
+    if k == "f" or k == "c" then
       return dt
     end
     return "float64"
@@ -130,7 +131,7 @@ also the sign of the sum (the log is then of its absolute value); b weights the 
     local dt = float_of(x.dtype)
     if dt == "complex64" or dt == "complex128" then fail(fname .. ": complex inputs are not supported") end
     if x.size == 0 then return ga.empty(x.shape, dt) end
-    local work = FAST[x.dtype] and x or x:astype(dt == "float16" and "float32" or dt)
+    local work = FAST[x.dtype] and x or x:astype(internal.COMPUTE[dt])
     local lse = FAST[work.dtype] and lse_fast(work, axis) or lse_composed(work, axis, nil, true, false)
     kernels()
     local y = (log and logsoftmax_kernel or softmax_kernel)(work, lse)

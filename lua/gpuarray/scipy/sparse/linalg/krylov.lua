@@ -31,7 +31,7 @@ return function(ga, L)
   K.CHECK_EVERY = 8
 
   local FLOAT = { float32 = "float32", float64 = "float64", complex64 = "complex64", complex128 = "complex128",
-                  float16 = "float32" }
+                  float16 = "float32", bfloat16 = "float32" }
   --- the dtype a solver computes in: the operands' common type, integers
   -- and bool as float64 (SciPy's make_system)
   function K.float_dtype(...)
