@@ -3,7 +3,9 @@
 -- and lists every public name that has no declaration; exit 1 on either.
 -- Run with the module's paths (make reference / make reference-check).
 local check = arg[1] == "--check"
-local outpath = (check and arg[2] or arg[1]) or "docs/reference.md"
+-- (not `check and arg[2] or arg[1]`: without arg[2] that is "--check")
+local outpath
+if check then outpath = arg[2] or "docs/reference.md" else outpath = arg[1] or "docs/reference.md" end
 local ga = require "gpuarray"
 local api = require "gpuarray.api"
 local surface = require "gpuarray.api.surface"
