@@ -145,7 +145,7 @@ deps-lint:
 
 # ---------------------------------------------------------------------------
 # Embedding (issue 14): the C API header and a pkg-config file go with
-# `make install`; `make examples` installs into build/stage and builds
+# `make install`; `make host-examples` installs into build/stage and builds
 # examples/host against that installed tree alone (as a host would).
 # Hosts link the module itself (one copy per process: a Lua script's
 # require "gpuarray" in the same process finds the same pools and caches).
@@ -153,7 +153,7 @@ INCDIR    ?= $(PREFIX)/include
 PCDIR     ?= $(PREFIX)/lib/pkgconfig
 STAGE      = $(abspath $(BUILD))/stage
 
-.PHONY: install-embed examples
+.PHONY: install-embed host-examples examples
 
 install: install-embed
 
@@ -166,10 +166,16 @@ install-embed: $(SO)
 	    tools/gpuarray.pc.in > $(DESTDIR)$(PCDIR)/gpuarray.pc
 	chmod 644 $(DESTDIR)$(PCDIR)/gpuarray.pc
 
-examples: deps-build $(SO)
+host-examples: deps-build $(SO)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR= >/dev/null
 	@$(MAKE) --no-print-directory -C examples/host OUT=$(abspath $(BUILD))/examples \
 	  PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
+
+# every example (examples/**/*.lua and the C hosts), each checking its own
+# result on a GPU and printing "skipped: no CUDA device" without one
+# (examples/README.md); fails if one fails
+examples: host-examples
+	@LUA=$(LUA) sh tools/run-examples $(BUILD)/examples
 
 # Reliability (issue 16): sanitizers, fuzzing, fault injection, GC stress.
 #   make asan       the CPU specs against the module built with ASan + UBSan

@@ -7,13 +7,12 @@
 -- nranks defaults to the number of GPUs, script to saxpy_allreduce.lua
 -- beside this file. Each rank sees GA_NCCL_ID, GA_RANK (0-based) and
 -- GA_NRANKS, and uses GPU GA_RANK % device_count.
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/../common.lua")
+local ga = example.gpuarray({ nccl = true })
 
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local nranks = tonumber(arg[1]) or ga.device_count()
 local script = arg[2] or (here .. "/saxpy_allreduce.lua")
-if nranks < 1 then error("launch: no GPU here (ga.device_count() is 0)") end
-assert(ga.nccl.available())
 
 -- the interpreter this launcher runs under (arg's lowest index)
 local lua = "lua5.4"

@@ -3,11 +3,13 @@
 -- with the same total. Each rank checks it against the sum it computes
 -- itself from every rank's (deterministic) inputs. Started by launch.lua:
 --   lua5.4 examples/multi_gpu/launch.lua 2
-local ga = require "gpuarray"
+-- Run alone (no GA_RANK), it is a world of one rank.
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/../common.lua")
+local ga = example.gpuarray({ nccl = true })
 
-local rank = assert(tonumber(os.getenv("GA_RANK")), "GA_RANK is not set (start me with launch.lua)")
-local nranks = assert(tonumber(os.getenv("GA_NRANKS")))
-local id = assert(os.getenv("GA_NCCL_ID"))
+local rank = tonumber(os.getenv("GA_RANK")) or 0
+local nranks = tonumber(os.getenv("GA_NRANKS")) or 1
+local id = os.getenv("GA_NCCL_ID") or ga.nccl.get_unique_id()
 ga.Device(rank % ga.device_count()):use()
 
 local N = 1 << 24
