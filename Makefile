@@ -226,7 +226,7 @@ asan-build: deps-build
 	  CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)" $(ASAN_SO) >/dev/null
 
 asan: deps-test asan-build
-	@$(SAN_ENV) BUSTED_FLAGS="--lua=$(SAN_LUA) --cpath=$(ASAN_BUILD)/?.so" sh tools/run-specs \
+	@$(SAN_ENV) SPEC_OUTPUT=full BUSTED_FLAGS="--lua=$(SAN_LUA) --cpath=$(ASAN_BUILD)/?.so" sh tools/run-specs \
 	  >$(ASAN_BUILD)/asan.log 2>&1; s=$$?; \
 	  grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error|busted did not finish|^(Failure|Error) ' $(ASAN_BUILD)/asan.log; \
 	  echo "asan: $$(tail -n 1 $(ASAN_BUILD)/asan.log)"; exit $$s
