@@ -247,4 +247,81 @@ gcstress: deps-test $(SO)
 
 clean: clean-san
 clean-san:
-	rm -rf $(ASAN_BUILD)
+	rm -rf $(ASAN_BUILD) $(TSAN_BUILD)
+
+# ---------------------------------------------------------------------------
+# Soaks (issue 24).
+#   make host-soak        examples/host/soak.c: 8 threads opening and closing
+#   make host-soak-asan   lua_States that compile (NVRTC, in forked children
+#   make host-soak-tsan   too: in the plain build), fuse, jit, save/load .npy
+#                         and collect, for HOST_SOAK_SECONDS, against the
+#                         module as built / built with ASan + UBSan (leaks
+#                         checked) / with TSan (tools/san/tsan.supp says what
+#                         is suppressed and why); CPU paths only: CI runs all
+#                         three
+#   make soak             (GPU) SOAK_SECONDS of random programs from the
+#                         differential generator on 8 threads x states, with
+#                         a pool limit and injected faults, every result
+#                         checked against the CPU reference, the pool's used
+#                         bytes back to their start (tools/soak/); without a
+#                         device it says so and runs the CPU paths briefly
+# ---------------------------------------------------------------------------
+HOST_SOAK_SECONDS ?= 20
+SOAK_SECONDS      ?= 300
+SOAK_THREADS      ?= 8
+TSAN_BUILD   = build-tsan
+TSAN_SO      = $(TSAN_BUILD)/gpuarray/core.so
+TSAN_FLAGS   = -fsanitize=thread
+LUA_LIBS    ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+# the soak links the sanitized module by its absolute path (it has no soname)
+HOST_SOAK_BUILD = $(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
+  -Iinclude -I$(LUA_INCDIR) -isystem $(CUDA_INCDIR) examples/host/soak.c -o $@ \
+  -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) $(LUA_LIBS) -lcudart -lpthread -lm
+
+.PHONY: tsan-build host-soak host-soak-asan host-soak-tsan soak
+
+tsan-build: deps-build
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) LDFLAGS="$(TSAN_FLAGS)" \
+	  CFLAGS="-O1 -g -fno-omit-frame-pointer $(TSAN_FLAGS)" $(TSAN_SO) >/dev/null
+
+$(ASAN_BUILD)/host_soak: examples/host/soak.c examples/host/host_util.h include/gpuarray.h $(ASAN_SO)
+	@$(HOST_SOAK_BUILD) $(SAN_FLAGS) $(CURDIR)/$(ASAN_SO)
+
+$(TSAN_BUILD)/host_soak: examples/host/soak.c examples/host/host_util.h include/gpuarray.h $(TSAN_SO)
+	@$(HOST_SOAK_BUILD) $(TSAN_FLAGS) $(CURDIR)/$(TSAN_SO)
+
+# NVRTC in process under the sanitizers: their allocators are not fork-safe
+# in a threaded process, and a compile forked from the soak could hang in
+# the child's malloc (src/compile/isolate.c); make host-soak runs the
+# forked compiles on threads against the plain module (glibc's malloc is)
+host-soak: deps-build $(BUILD)/soak/host_soak
+	@$(BUILD)/soak/host_soak $(HOST_SOAK_SECONDS) 8 >$(BUILD)/soak/host_soak.log 2>&1; s=$$?; \
+	  grep -E '^FAILED' $(BUILD)/soak/host_soak.log | head -n 20; \
+	  echo "host-soak: $$(tail -n 2 $(BUILD)/soak/host_soak.log | tr '\n' ' ')(status $$s)"; exit $$s
+
+host-soak-asan: asan-build
+	@$(MAKE) --no-print-directory $(ASAN_BUILD)/host_soak
+	@GPUARRAY_NVRTC_ISOLATE=never ASAN_OPTIONS="detect_leaks=1:exitcode=86:detect_stack_use_after_return=0" \
+	  LSAN_OPTIONS="suppressions=$(CURDIR)/tools/san/lsan.supp:print_suppressions=0:exitcode=86" \
+	  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=86" \
+	  $(ASAN_BUILD)/host_soak $(HOST_SOAK_SECONDS) 8 >$(ASAN_BUILD)/host_soak.log 2>&1; s=$$?; \
+	  grep -E 'ERROR: |runtime error|^FAILED|SUMMARY' $(ASAN_BUILD)/host_soak.log | head -n 20; \
+	  echo "host-soak-asan: $$(tail -n 2 $(ASAN_BUILD)/host_soak.log | tr '\n' ' ')(status $$s)"; exit $$s
+
+host-soak-tsan: tsan-build
+	@$(MAKE) --no-print-directory $(TSAN_BUILD)/host_soak
+	@GPUARRAY_NVRTC_ISOLATE=never \
+	  TSAN_OPTIONS="suppressions=$(CURDIR)/tools/san/tsan.supp:halt_on_error=0:exitcode=66:second_deadlock_stack=1" \
+	  $(TSAN_BUILD)/host_soak $(HOST_SOAK_SECONDS) 8 >$(TSAN_BUILD)/host_soak.log 2>&1; s=$$?; \
+	  grep -E 'WARNING: ThreadSanitizer|^FAILED|SUMMARY' $(TSAN_BUILD)/host_soak.log | head -n 20; \
+	  echo "host-soak-tsan: $$(tail -n 2 $(TSAN_BUILD)/host_soak.log | tr '\n' ' ')(status $$s)"; exit $$s
+
+$(BUILD)/soak/host_soak: examples/host/soak.c examples/host/host_util.h include/gpuarray.h $(SO)
+	@mkdir -p $(dir $@)
+	@$(HOST_SOAK_BUILD) $(CURDIR)/$(SO)
+
+# SOAK_LIMIT: the pool's limit in bytes (default 256 MiB); SEED replays the programs
+soak: deps-build $(SO) $(BUILD)/soak/host_soak
+	@LUA_PATH="lua/?.lua;lua/?/init.lua;tools/?.lua;;" LUA_CPATH="$(BUILD)/?.so;;" \
+	  $(LUA) tools/soak/run.lua --host $(BUILD)/soak/host_soak --out $(BUILD)/soak --seconds $(SOAK_SECONDS) \
+	  --threads $(SOAK_THREADS) --python $(PYTHON) $(if $(SEED),--seed $(SEED)) $(if $(SOAK_LIMIT),--limit $(SOAK_LIMIT))

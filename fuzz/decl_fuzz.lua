@@ -38,7 +38,7 @@ return {
     surface.walk(F.ga)
     local list = {}
     for _, e in ipairs(api.list) do
-      local skip = e.f == nil or e.info.qualname:match("^demo%.")
+      local skip = e.f == nil or e.kernel_only or e.info.qualname:match("^demo%.")
       for _, s in ipairs(SKIP) do skip = skip or e.info.qualname:find(s, 1, true) end
       if not skip then list[#list + 1] = e end
     end

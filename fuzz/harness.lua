@@ -34,6 +34,8 @@ local WORDS = {
   "::", "\0", "float", "int", "unsigned", "long", "__global__", "void", "template", "typename",
   "extern \"C\"", "//", "/*", "*/", "#", "\"", "'", "{", "}", ";", "[", "]", "\n", "complex<float>",
   ("a"):rep(200), ("9"):rep(25), "-", ".", "True", "False", "None",
+  -- issue 24: bytes that are not UTF-8, unbalanced brackets, raw strings, long brackets
+  "\255", "\192\128", "\237\160\128", "\1", "((", "))", "<<", ">>", "[[", "]]", "R\"x(", ")x\"", "--[[",
 }
 
 function F.chance(p) return math.random() < p end
@@ -135,6 +137,18 @@ function F.any(depth)
     return t
   end
   return 0
+end
+
+--- Does v (a string, or a list of strings one level deep) hold a NUL byte?
+-- A C string made from it would be cut short: whatever takes it must raise
+function F.has_nul(v)
+  if type(v) == "string" then return v:find("\0", 1, true) ~= nil end
+  if type(v) == "table" and not getmetatable(v) then
+    for _, x in pairs(v) do
+      if type(x) == "string" and x:find("\0", 1, true) then return true end
+    end
+  end
+  return false
 end
 
 --- A list of n values from gen (nils kept: the list's length is n)

@@ -320,6 +320,49 @@ local function swap_tokens(F, text)
   return text
 end
 
+-- a chunk that returns the function `f` defined in it beside a decoy
+local PLACES = {
+  function(f, d) return ("local a, b = %s, %s\nreturn b"):format(d, f) end,
+  function(f, d) return ("local a, b = %s, %s\nreturn a"):format(f, d) end,
+  function(f, d, l) return ("local s = [%s[\nlocal g = %s ]%s] local f = %s\nreturn f"):format(l, d, l, f) end,
+  function(f, d, l) return ("--[%s[\nlocal g = %s ]%s] local f = %s\nreturn f"):format(l, d, l, f) end,
+  function(f, d) return ("local s = %q local f = %s\nreturn f"):format("local g = " .. d, f) end,
+  function(f, d) return ("local t = { %s, %s, %s }\nreturn t[2]"):format(d, f, d) end,
+}
+
+local function translate(ga, fn, t)
+  local src
+  if t.elementwise then
+    local _, d = ga.jit.elementwisekernel(fn, { name = "fz" }):source(table.unpack(t.args, 1, t.args.n))
+    src = d.preamble .. "\n" .. d.operation
+  else
+    src = ga.jit.rawkernel(fn, { name = "fz" }):source(table.unpack(t.args, 1, t.args.n))
+  end
+  -- the banners name the chunk and the line: not part of the translation
+  return (src:gsub("// %-%-%-%- gpuarray%.jit:[^\n]*\n", ""))
+end
+
+-- The function alone, then beside a decoy: the same CUDA, or a gpuarray
+-- error (the jit may refuse what it cannot tell apart; never translate the
+-- decoy)
+local function placed(t, F)
+  local ga = F.ga
+  local env = { jit = ga.jit, math = math, sq = function(v) return v * v end }
+  local alone = load("return " .. t.text, "return " .. t.text, "t", env)
+  local chunk = PLACES[t.place.form](t.text, t.place.decoy, t.place.level)
+  local beside = load(chunk, chunk, "t", env)
+  if not alone or not beside then return end
+  local ok_a, fa = pcall(alone)
+  local ok_b, fb = pcall(beside)
+  if not (ok_a and ok_b and type(fa) == "function" and type(fb) == "function") then return end
+  local ref_ok, ref = pcall(translate, ga, fa, t)
+  local got_ok, got = pcall(translate, ga, fb, t)
+  if not got_ok then error(got, 0) end
+  if not ref_ok then return end
+  if got ~= ref then error("fuzz: the jit translated another function than the one it was given", 0) end
+  return got
+end
+
 return {
   name = "jit",
   setup = function(F)
@@ -342,10 +385,21 @@ return {
     local args = { n = F.chance(0.9) and nparams or math.random(0, 6) }
     local wild = F.chance(0.1)
     for k = 1, args.n do args[k] = arg_desc(F, not wild and kinds[k] or nil) end
-    return { text = text, elementwise = elementwise, args = args }
+    -- issue 24: now and then the function shares its line with a decoy
+    -- (a function with the same parameters), or its line begins inside a
+    -- long string or comment holding one; the jit must translate it as it
+    -- translates the function alone, or raise
+    local place
+    if r <= 90 and F.chance(0.2) then
+      local decoy = generate(F, nparams, elementwise)
+      place = { form = math.random(#PLACES), decoy = decoy:gsub("\n", " "), level = ("="):rep(math.random(0, 2)) }
+      text = text:gsub("\n", " ")   -- one line each (the generated text holds no comment)
+    end
+    return { text = text, elementwise = elementwise, args = args, place = place }
   end,
   run = function(t, F)
     local ga = F.ga
+    if t.place then return placed(t, F) end
     -- the jit's parser on the text alone (any string; a hostile one too)
     local nl = select(2, t.text:gsub("\n", "")) + 1
     parser.parse_function(t.text, 1, nl, nil, function(line, msg)

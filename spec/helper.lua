@@ -89,6 +89,18 @@ function helper.assert_gaerror(fn, text)
   return err
 end
 
+--- Run fn(...) with Lua's warn() captured: returns the messages warned (a
+-- list, in order) and then pcall's results. The library's warn is _G.warn:
+-- busted runs each spec file in an environment of its own, so a spec that
+-- assigns `warn = ...` only shadows it there and sees no warning.
+function helper.capture_warnings(fn, ...)
+  local got, old = {}, _G.warn
+  _G.warn = function(...) got[#got + 1] = table.concat({ ... }) end
+  local res = table.pack(pcall(fn, ...))
+  _G.warn = old
+  return got, table.unpack(res, 1, res.n)
+end
+
 --- Shape of a nested table.
 function helper.shape_of(t)
   local s = {}

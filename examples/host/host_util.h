@@ -97,6 +97,16 @@ static inline void full_gc(lua_State *L) {
   lua_gc(L, LUA_GCCOLLECT, 0);
 }
 
+/* The default pool's used bytes, read through a state of the main thread
+** (-1 on an error) */
+static inline long long host_pool_used(lua_State *L) {
+  full_gc(L);
+  if (!host_call(L, "=used", "return ga.get_default_memory_pool():used_bytes()", 0, 1)) return -1;
+  long long u = lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return u;
+}
+
 /* The end line every example prints, and its exit status */
 static inline int host_finish(const char *name) {
   if (host_failures) {

@@ -95,15 +95,6 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-/* The default pool's used bytes, read through a state of the main thread */
-static long long pool_used(lua_State *L) {
-  full_gc(L);
-  if (!host_call(L, "=used", "return ga.get_default_memory_pool():used_bytes()", 0, 1)) return -1;
-  long long u = lua_tointeger(L, -1);
-  lua_pop(L, 1);
-  return u;
-}
-
 int main(int argc, char **argv) {
   skip_without_device("threads");
   int nthreads = argc > 1 ? atoi(argv[1]) : 8, iters = argc > 2 ? atoi(argv[2]) : 1000;
@@ -113,7 +104,7 @@ int main(int argc, char **argv) {
   }
   lua_State *M = host_state();
   host_call(M, "=warm", "local x = ga.ones(10); assert(x:sum():item() == 10)", 0, 0);
-  long long before = pool_used(M);
+  long long before = host_pool_used(M);
 
   pthread_t th[256];
   job jobs[256];
@@ -132,7 +123,7 @@ int main(int argc, char **argv) {
     EXPECT(jobs[t].failures == 0, "thread %d: %d failures, first: %s", t, jobs[t].failures,
            jobs[t].first_error);
 
-  long long after = pool_used(M);
+  long long after = host_pool_used(M);
   EXPECT(before >= 0 && after == before, "pool used bytes %lld before, %lld after", before, after);
   printf("threads: %d threads x %d iterations, pool used bytes %lld before and %lld after\n", nthreads, iters,
          before, after);

@@ -23,6 +23,7 @@ ga.methods = core.methods  -- ndarray methods; submodules add theirs here
 
 ga.methods.tolist = ga.methods.totable
 
+require("gpuarray.array.dtypes")(ga)
 require("gpuarray.creation")(ga)
 require("gpuarray.io")(ga)
 require("gpuarray.elementwise.ufuncs")(ga)
@@ -45,11 +46,14 @@ require("gpuarray.set")(ga)
 require("gpuarray.sparse")(ga)
 require("gpuarray.profiler.benchmark")(ga)
 require("gpuarray.jit")(ga)
+require("gpuarray.jit.api")(ga)
 require("gpuarray.functional")(ga)
 require("gpuarray.fuse")(ga)
 require("gpuarray.graph")(ga)
 require("gpuarray.nccl")(ga)
 require("gpuarray.scipy")(ga)
+-- last: the C functions' declarations wrap what the rooms above left in place
+require("gpuarray.runtime")(ga)
 require("gpuarray.signal")(ga)
 require("gpuarray.misc")(ga)
 require("gpuarray.array.fields")(ga)

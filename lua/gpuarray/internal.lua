@@ -106,15 +106,18 @@ end
 
 --- A list argument of integers (sizes, axes) as a plain list, read raw: a
 -- metatable's __len or __index cannot make it long or endless, as shapes
--- are read (a Lua integer is a list of one; nil stays nil)
-function internal.int_list(v, fname, what)
+-- are read (a Lua integer is a list of one; nil stays nil). At most 64
+-- entries (a shape's or axes' bound), or max: a list of data (indices)
+-- passes math.huge
+function internal.int_list(v, fname, what, max)
+  max = max or 64
   if v == nil then return nil end
   if type(v) == "number" then return { internal.integer(v, fname, what) } end
   if type(v) ~= "table" or internal.is_array(v) then
     internal.fail(("%s: %s must be an integer or a list of integers, got %s"):format(fname, what, type(v)))
   end
   local n = rawlen(v)
-  if n > 64 then internal.fail(("%s: %s has %d entries (at most 64)"):format(fname, what, n)) end
+  if n > max then internal.fail(("%s: %s has %d entries (at most %d)"):format(fname, what, n, max)) end
   local list = {}
   for i = 1, n do
     list[i] = rawget(v, i)

@@ -374,7 +374,7 @@ describe("typed scalar values", function()
     helper.assert_gaerror(function() ga.complex64(1, "2") end,
                           "complex64: the real and imaginary parts must be numbers")
     helper.assert_gaerror(function() ga.float32(1, 2) end, "float32: takes one value")
-    helper.assert_gaerror(function() ga.complex64(1, 2, 3) end, "complex64: at most two values")
+    helper.assert_gaerror(function() ga.complex64(1, 2, 3) end, "complex64: too many arguments")
     helper.assert_gaerror(function() ga.int32() end, "int32: the value is missing")
     assert.same({ 1e39, 0 }, ga.complex128(1e39, 0):item())
   end)

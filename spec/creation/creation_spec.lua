@@ -101,6 +101,18 @@ describe("creation without a device", function()
     assert.is_nil(ga.mgrid.anything)
   end)
 
+  it("vander's dtype is x's promoted with int64, as NumPy's (empty x: no device)", function()
+    -- np.vander(np.array([], dtype=dt)).dtype, NumPy 1.24
+    local want = { int32 = "int64", float32 = "float64", float64 = "float64", float16 = "float64",
+                   int8 = "int64", uint8 = "int64", bool = "int64", complex64 = "complex128",
+                   uint64 = "float64" }
+    for dt, r in pairs(want) do
+      local v = ga.vander(ga.empty(0, dt), 3)
+      assert.equal(r, v.dtype, dt)
+      assert.same({ 0, 3 }, v.shape)
+    end
+  end)
+
   it("the Vandermonde kernel compiles with NVRTC for every result dtype", function()
     for _, dt in ipairs { "int64", "float16", "float32", "float64", "complex64", "complex128" } do
       local k = internal.vander_kernel(dt)
@@ -249,7 +261,8 @@ describe("creation on the device", function()
       for i = 1, n do xs[i] = math.random(-5, 5) end
       local cols = math.random(1, 5)
       local v = ga.vander(ga.array(xs, dt), cols)
-      assert.are.equal(dt == "int32" and "int64" or dt, v.dtype)
+      -- NumPy promotes x's dtype with int64: np.vander(float32 x).dtype is float64
+      assert.are.equal(({ int32 = "int64", float32 = "float64", float64 = "float64" })[dt], v.dtype)
       local inc = ga.vander(ga.array(xs, dt), cols, true):totable()
       local t = v:totable()
       for i = 1, n do

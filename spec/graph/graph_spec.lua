@@ -35,9 +35,9 @@ end
 
 describe("graph: arguments (no device needed)", function()
   it("checks what graph.capture is given", function()
-    helper.assert_gaerror(function() ga.graph.capture(42) end, "graph.capture: expected a function, got number")
+    helper.assert_gaerror(function() ga.graph.capture(42) end, "graph.capture: fn must be a function, got 42")
     helper.assert_gaerror(function() ga.graph.capture(function() end, "s") end,
-      "graph.capture: expected a Stream, got string")
+      "graph.capture: stream must be a Stream or nil, got \"s\"")
   end)
 
   it("refuses to capture the null stream and to end a capture never begun", function()

@@ -30,10 +30,26 @@ describe("examples/host", function()
     assert.is_truthy(pc:find("build/stage/include", 1, true))
     assert.is_falsy(pc:find("/src", 1, true))
     assert.is_truthy(io.open("build/stage/include/gpuarray.h")):close()
-    for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip", "stream_handback" }) do
+    for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip", "stream_handback", "soak" }) do
       assert.is_truthy(io.open("build/examples/" .. prog), prog):close()
     end
   end)
+
+  it("soak: threads x states compile (NVRTC in forked children too), fuse, jit, save, load (GPU or not)",
+    function()
+      local ok, out = run("soak", "3 4")
+      assert(ok and out:find("host_soak: ok", 1, true), out)
+      local states = tonumber(out:match("(%d+) states"))
+      assert(states and states >= 4, out)
+      local counters = { "compiles", "raw_modules", "fuse_traces", "jit_translations", "npy_round_trips" }
+      for _, counter in ipairs(counters) do
+        assert((tonumber(out:match(counter .. " (%d+)")) or 0) > 0, counter .. ": " .. out)
+      end
+      if helper.gpu then
+        local before, after = out:match("pool used bytes (%d+) before and (%d+) after")
+        assert.equal(before, after)
+      end
+    end)
 
   if not helper.gpu then
     it("load and skip where there is no GPU", function()

@@ -472,7 +472,7 @@ describe("jit rejects what is outside the subset, naming the line and the constr
     helper.assert_gaerror(function() return jit.rawkernel(saxpy):source({}, 1, 2, 3, 4) end,
       "argument 1 must be an ndarray")
     helper.assert_gaerror(function() return jit.rawkernel(print) end, "a kernel must be a Lua function")
-    helper.assert_gaerror(function() return jit.rawkernel(42) end, "rawkernel: expected a Lua function")
+    helper.assert_gaerror(function() return jit.rawkernel(42) end, "jit.rawkernel: fn must be a function, got 42")
     helper.assert_gaerror(function() jit.syncthreads() end, "jit.syncthreads can only be called inside a jit kernel")
   end)
 end)

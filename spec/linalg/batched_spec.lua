@@ -1,7 +1,7 @@
 -- ga.linalg on batches through the libraries' batched routines
--- (src/solver/solver_batched.c): more than one matrix of n <= 64 goes to
--- cuBLAS's getrf/getrsBatched (solve, inv, det, slogdet) and cuSOLVER's
--- potrfBatched (cholesky); of n <= 32 to syevjBatched (eigh, eigvalsh) and
+-- (src/solver/solver_batched.c): matrices of n <= 64 go to cuBLAS's
+-- getrf/getrsBatched (solve, inv, det, slogdet; one matrix too), more than
+-- one to cuSOLVER's potrfBatched (cholesky); of n <= 32 to syevjBatched (eigh, eigvalsh) and
 -- gesvdjBatched (svd); larger ones to the loop of single-matrix calls. Each
 -- case runs on both sides of those limits (n = 5 and 32; 33 and 65 fall
 -- back), with one and two batch axes, checked by what defines the result, by
@@ -68,9 +68,10 @@ describe("linalg: batched routines", function()
       for _, shape in ipairs(SMALL) do
         local n, nb, batch = shape[#shape], count(shape), batch_of(shape)
         local a = pivoting(shape, dt)
-        -- the dispatch: int32 pivots from cuBLAS's batched LU, int64 from the loop
+        -- the dispatch: int32 pivots from cuBLAS's batched LU (n <= 64, one
+        -- matrix too: an LU does not depend on the batch), int64 from the loop
         local ipiv, info = ga._core.solver.getrf(a:copy())
-        assert.are.equal(n <= 64 and nb > 1 and "int32" or "int64", ipiv.dtype, label(dt, shape, "pivots' dtype"))
+        assert.are.equal(n <= 64 and "int32" or "int64", ipiv.dtype, label(dt, shape, "pivots' dtype"))
         assert.are.same(cat(batch, { n }), ipiv.shape)
         assert.are.equal(0, info)
         for _, i in ipairs(ends(nb)) do

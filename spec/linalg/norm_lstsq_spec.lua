@@ -29,6 +29,12 @@ local function spectral(A)
 end
 
 describe("linalg: norm, lstsq, pinv, matrix_rank, matrix_power", function()
+  it("refuses an ord that is neither a number nor \"fro\" / \"nuc\" before the device (the declaration)", function()
+    helper.assert_gaerror(function() ga.linalg.norm({ { 1, 2 }, { 3, 4 } }, "bad") end,
+      'linalg.norm: ord must be a number or one of "fro", "nuc" or nil, got "bad"')
+    helper.assert_gaerror(function() ga.linalg.norm({ 1, 2 }, true) end, "linalg.norm: ord must be")
+  end)
+
   helper.gpu_it("vector norms: every ord, float32 and float64, a long float32 vector", function()
     for _, dt in ipairs({ "float32", "float64" }) do
       local n = 37
@@ -114,7 +120,9 @@ describe("linalg: norm, lstsq, pinv, matrix_rank, matrix_power", function()
     local bn = ga.linalg.norm(b, { ord = 1, axis = { 2, 3 } }):totable()
     close(bn[1], c1, 1e-12, "batched 1")
     close(bn[2], 2 * c1, 1e-12, "batched 1 (x2)")
-    helper.assert_gaerror(function() ga.linalg.norm(g, "bad") end, "linalg.norm: invalid matrix ord")
+    -- a number that is no matrix ord is refused by the norm itself
+    helper.assert_gaerror(function() ga.linalg.norm(g, 3) end, "linalg.norm: invalid matrix ord 3")
+    helper.assert_gaerror(function() ga.linalg.norm(g, 0.5) end, "linalg.norm: invalid matrix ord 0.5")
     helper.assert_gaerror(function() ga.linalg.norm(b, 1) end, "needs axis")
   end)
 

@@ -5,6 +5,7 @@
 -- part), with the 1-D rules of numpy/lib/_arraypad_impl.py, reflections
 -- chunk by chunk included. Values are Lua numbers (complex not modelled).
 local R = require "ndref"
+local to_half = require("helper").to_half
 
 local P = {}
 
@@ -28,6 +29,10 @@ function P.cast(v, dtype)
     if r and math.type(v) == "integer" then v = (v - r[1]) % (r[2] - r[1] + 1) + r[1] end
     return v
   end
+  -- NumPy computes float16 arithmetic (odd reflection's 2 * edge - x) in
+  -- float16: each result rounds to the nearest half, and a long pad
+  -- reflects rounded values again
+  if dtype == "float16" then return to_half(v + 0.0) end
   return v + 0.0
 end
 

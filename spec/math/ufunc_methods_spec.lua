@@ -238,6 +238,16 @@ describe("ufunc.accumulate", function()
 end)
 
 describe("ufunc.reduceat", function()
+  it("a Lua list of indices may be longer than a shape (64 entries)", function()
+    local int_list = require("gpuarray.internal").int_list
+    local long = {}
+    for i = 1, 500 do long[i] = i end
+    assert.equal(500, #int_list(long, "ufunc.reduceat", "indices", math.huge))
+    helper.assert_gaerror(function() int_list(long, "f", "axes") end, "f: axes has 500 entries (at most 64)")
+    long[300] = 1.5
+    helper.assert_gaerror(function() int_list(long, "f", "indices", math.huge) end, "f: indices must be an integer")
+  end)
+
   gpu_it("matches NumPy on its examples (1-based indices)", function()
     local x = ga.arange(8, "float64")
     assert.same({ 6, 4, 10, 18 }, ga.add.reduceat(x, { 1, 5, 2, 6 }):totable())

@@ -24,6 +24,23 @@ local function bytes(a)
   return set
 end
 
+-- What fn prints. The default output is restored whatever fn does: busted
+-- writes its report through io.write, so an error left inside fn with the
+-- output redirected would swallow the report (the run then looks like a
+-- crash: no summary)
+local function printed(fn)
+  local tmp = io.tmpfile()
+  local old = io.output()
+  io.output(tmp)
+  local ok, err = pcall(fn)
+  io.output(old)
+  tmp:seek("set")
+  local text = tmp:read("a")
+  tmp:close()
+  if not ok then error(err, 0) end
+  return text
+end
+
 describe("misc without a device", function()
   it("the exact overlap search agrees with enumerating bytes", function()
     for _ = 1, 2000 do
@@ -51,17 +68,16 @@ describe("misc without a device", function()
     assert.equal(ga.version, c.gpuarray.version)
     assert.equal(_VERSION, c.lua.version)
     assert.is_string(c.cuda.runtime)
-    local tmp = io.tmpfile()
-    local old = io.output()
-    io.output(tmp)
-    ga.show_config()
-    ga.who({})
-    io.output(old)
-    tmp:seek("set")
-    local text = tmp:read("a")
-    tmp:close()
+    local text = printed(function()
+      ga.show_config()
+      ga.who({})
+    end)
     assert.truthy(text:find("runtime:", 1, true), text)
     assert.truthy(text:find("Upper bound on total bytes  =       0", 1, true), text)
+    -- a table of names is who's vardict, never an options table
+    text = printed(function() ga.who({ x = 1, name = "not an array" }) end)
+    assert.truthy(text:find("Upper bound on total bytes  =       0", 1, true), text)
+    helper.assert_gaerror(function() ga.who(5) end, "who: vardict must be")
     helper.assert_gaerror(function() ga.show_config("json") end, "show_config: mode must be")
   end)
 end)
@@ -84,14 +100,11 @@ describe("misc on the GPU", function()
     local rlo, rhi = ga.byte_bounds(ga.flip(x, 1))
     assert.equal(lo, rlo)
     assert.equal(hi, rhi)
-    local who_out = io.tmpfile()
-    local old = io.output()
-    io.output(who_out)
-    ga.who({ x = x, y = a })
-    io.output(old)
-    who_out:seek("set")
-    local text = who_out:read("a")
+    local text = printed(function() ga.who({ x = x, y = a, z = x }) end)
     assert.truthy(text:find("4 x 6", 1, true), text)
+    assert.truthy(text:find("4 x 3", 1, true), text)
     assert.truthy(text:find("float32", 1, true), text)
+    assert.truthy(text:find("z (x)", 1, true), text)   -- the same array counted once
+    assert.truthy(text:find("Upper bound on total bytes  =       144", 1, true), text)
   end)
 end)

@@ -151,7 +151,7 @@ describe("RawKernel without launching", function()
                           "options item 1 is not a string")
     helper.assert_gaerror(function() ga.RawKernel(MY_ADD, "my_add", { name_expressions = { "x" } }) end,
                           "unknown option 'name_expressions'")
-    helper.assert_gaerror(function() ga.RawKernel(MY_ADD, "my_add", 5) end, "expected an options table")
+    helper.assert_gaerror(function() ga.RawKernel(MY_ADD, "my_add", 5) end, "RawKernel: too many arguments")
     assert.has_error(function() ga.RawKernel(nil, "my_add") end)
   end)
 

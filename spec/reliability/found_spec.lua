@@ -199,7 +199,11 @@ end)
 
 describe("fuzz findings: every error says gpuarray", function()
   it("broadcast_arrays and the options of select routines", function()
-    gaerror(function() return ga.broadcast_arrays(1) end, "broadcast_arrays")
+    -- a Lua number is array_like (NumPy's broadcast_arrays(1) is [array(1)]);
+    -- what is not, and shapes that do not broadcast, raise
+    gaerror(function() return ga.broadcast_arrays("a") end, "broadcast_arrays: each extra argument must be an array")
+    gaerror(function() return ga.broadcast_arrays(ga.empty({ 0, 2 }), ga.empty({ 0, 3 })) end,
+            "broadcast_arrays: shapes {0,2}, {0,3} cannot be broadcast together")
     local x = ga.empty(0)
     gaerror(function() return ga.isclose(x, x, "5") end, "isclose: rtol must be a number")
     gaerror(function() return ga.allclose(x, x, 1e-5, 1e-8, false, 5) end, "allclose: too many arguments")
@@ -219,7 +223,7 @@ describe("fuzz findings: every error says gpuarray", function()
     gaerror(function() return ga.ElementwiseKernel("float32 x", x, "y = x") end,
       "ElementwiseKernel: out_params must be a string, got gpuarray.ndarray")
     gaerror(function() return ga.ElementwiseKernel("float32 x", "float32 y") end,
-      "ElementwiseKernel: operation must be a string, got no value")
+      "ElementwiseKernel: missing argument 'operation'")
   end)
 
   it("roll's shift and axis lists and the libraries' integer lists with holes", function()

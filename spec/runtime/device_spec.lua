@@ -26,8 +26,8 @@ describe("devices", function()
       assert.truthy(err:find(("(%d device"):format(n), 1, true))
     end
     helper.assert_gaerror(function() ga.Device(-1) end, "does not exist")
-    helper.assert_gaerror(function() ga.Device("zero") end, "expected a device id or a Device")
-    helper.assert_gaerror(function() ga.Device(1.5) end, "expected a device id or a Device")
+    helper.assert_gaerror(function() ga.Device("zero") end, "Device: id must be an integer or a Device or nil")
+    helper.assert_gaerror(function() ga.Device(1.5) end, "Device: id must be an integer or a Device or nil")
     -- nothing changed
     assert.equal(0, ga.get_device_id())
   end)

@@ -91,7 +91,9 @@ describe("device memory", function()
     local ok, err = pcall(ga.empty, 128 * MiB, "uint8")
     pool:set_limit({ size = old })
     assert.is_false(ok)
-    assert.truthy(tostring(err):find("^gpuarray: out of device memory %(requested 134217728 bytes, pool holds %d+%)"),
+    -- named after the public function called (API.md §0)
+    local want = "^gpuarray: empty: out of device memory %(requested 134217728 bytes, pool holds %d+%)"
+    assert.truthy(tostring(err):find(want),
       tostring(err))
     helper.assert_same(ga.arange(1000, "float32"):totable(), keep:totable())
     assert.equal(128 * MiB, ga.empty(128 * MiB, "uint8").nbytes)

@@ -43,12 +43,14 @@ describe("streams without a device", function()
   end)
 
   it("reports misuse as gpuarray errors", function()
-    helper.assert_gaerror(function() ga.Stream.null.use(42) end, "Stream.use: expected a Stream")
-    helper.assert_gaerror(function() ga.Stream.null.wait_event(ga.Stream.null, 1) end, "expected an Event")
-    helper.assert_gaerror(function() ga.get_elapsed_time(1, 2) end, "get_elapsed_time: expected an Event")
+    helper.assert_gaerror(function() ga.Stream.null.use(42) end, "Stream.use: self must be a Stream")
+    helper.assert_gaerror(function() ga.Stream.null.wait_event(ga.Stream.null, 1) end,
+                          "wait_event: event must be an Event, got 1")
+    helper.assert_gaerror(function() ga.get_elapsed_time(1, 2) end,
+                          "get_elapsed_time: start_event must be an Event, got 1")
     helper.assert_gaerror(function() return ga.Stream.null.bogus end, "Stream has no field or method 'bogus'")
-    helper.assert_gaerror(function() ga.Stream("fast") end, "Stream: expected an options table")
-    helper.assert_gaerror(function() ga.Event(true) end, "Event: expected an options table")
+    helper.assert_gaerror(function() ga.Stream("fast") end, "Stream: takes no arguments but options")
+    helper.assert_gaerror(function() ga.Event(true) end, "Event: takes no arguments but options")
   end)
 
   if not helper.gpu then

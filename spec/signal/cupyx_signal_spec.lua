@@ -100,13 +100,14 @@ describe("ga.signal (cupyx.signal)", function()
     local want = ga.fft.ifft(ga.fft.fft(X, 16) * ga.conj(ga.fft.fft(T, 16)), 16)
     C.close(want:totable(), pc:totable(), 1e-12, "pulse_compression")
     local pcn = signal.pulse_compression(X, T, true, "hann")
-    local w = ga.scipy.signal.windows.hann(5, false)
+    -- a named window is get_window(window, n, fftbins = false): the symmetric one (CuPy's)
+    local w = ga.scipy.signal.windows.hann(5, true)
     local tw = T * w
     tw = tw / ga.linalg.norm(tw)
     C.close(ga.fft.ifft(ga.fft.fft(X, 16) * ga.conj(ga.fft.fft(tw, 16)), 16):totable(), pcn:totable(), 1e-12,
       "pulse_compression normalized, windowed")
     local pd = signal.pulse_doppler(X, "hamming", 8)
-    local hw = ga.scipy.signal.windows.hamming(4, false):reshape({ 4, 1 })
+    local hw = ga.scipy.signal.windows.hamming(4, true):reshape({ 4, 1 })
     C.close(ga.fft.fft(X * hw, 8, 1):totable(), pd:totable(), 1e-12, "pulse_doppler")
     -- channelizer: y[b][c] = conj(sum_t h[t C + c] x[(b - t) C + C - 1 - c]), then conj(fft).T
     local C_, xs, hs = 4, randlist(32), randlist(12)

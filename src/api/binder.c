@@ -147,7 +147,9 @@ static void push_expected(lua_State *L, const ga_declparam *p) {
     if (a->kind == GA_DT_ENUM) continue;
     if (n++) luaL_addstring(&b, " or ");
     if (a->kind == GA_DT_CUSTOM) {
-      lua_pushfstring(L, strcmp(a->text, "false") == 0 ? "%s" : "a %s", a->text);
+      /* "an Event", "a Stream": the article by the name's first letter */
+      const char *art = strcmp(a->text, "false") == 0 ? "" : strchr("AEIOUaeiou", a->text[0]) ? "an " : "a ";
+      lua_pushfstring(L, "%s%s", art, a->text);
       luaL_addvalue(&b);
     } else {
       luaL_addstring(&b, type_words[a->kind]);
@@ -236,6 +238,7 @@ static int takes_table(const ga_declparam *p) {
 }
 
 static int takes_dict(const ga_declparam *p) {
+  if (p->nalt == 0 && !p->vararg) return 1;   /* `any` takes any table by position */
   for (int k = 0; k < p->nalt; k++)
     if (p->alt[k].kind == GA_DT_DICT) return 1;
   return 0;

@@ -127,6 +127,10 @@ void ga_to_device(lua_State *L, ga_state *ctx, void *dst, const void *src, size_
 ** (broadcast, cast), a Lua scalar or typed scalar (fill), a nested table or
 ** a byte string of exactly nbytes (C order) */
 void ga_assign(lua_State *L, ga_state *ctx, int dst_idx, int src_idx, const char *fname);
+/* Push the C-order elements at buf (dtype t, shape) as nested Lua tables
+** (totable); raises "<fname>: ..." when an empty array would need more than
+** 2^24 tables for its rows before the 0-length axis */
+void ga_push_nested(lua_State *L, const char *buf, int t, int nd, const int64_t *shape, const char *fname);
 
 
 /* ===================================================================== */

@@ -298,7 +298,7 @@ ga_array *ga_contiguous(lua_State *L, ga_state *ctx, int idx, int dtype, int for
 static int l_copy_wrapper(lua_State *L) {
   static const char *const kinds[] = {"flat", "strided", "tiled", "fill", "fill_strided", "arange", NULL};
   int kind = luaL_checkoption(L, 1, NULL, kinds);
-  const char *name = luaL_checkstring(L, 2);
+  const char *name = ga_checkstring(L, 2, "_copy_wrapper", "the kernel name");
   int tout = ga_checkdtype(L, 3, -1, "_copy_wrapper");
   int tin = ga_checkdtype(L, 4, tout, "_copy_wrapper");
   int v = (int)luaL_optinteger(L, 5, 1), nd = (int)luaL_optinteger(L, 6, 2);

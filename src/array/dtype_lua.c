@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "array/array.h"
 
 /* ===================================================================== */
@@ -88,8 +89,19 @@ static int dtype_call(lua_State *L) {
   int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
   const char *name = ga_dtypes[t].name;
   ga_value v;
+  int top = lua_gettop(L);
+  /* an options table or surplus arguments: the declaration the Lua side
+  ** gave this object (core.ndarray.dtype_decl) binds them (API.md §0) */
+  if (top >= 2 && (top > 3 || ga_api_is_options(L, top)) && lua_getiuservalue(L, 1, 1) == LUA_TUSERDATA) {
+    const ga_decl *d = ga_api_checkdecl(L, -1, name);
+    int n = ga_api_bind(L, d, name, 2, top);
+    for (int i = 0; i < n; i++) lua_copy(L, top + 2 + i, 2 + i);
+    lua_settop(L, 1 + n);
+    while (lua_gettop(L) > 2 && lua_isnil(L, -1)) lua_pop(L, 1);
+  }
   ga_checkany(L, 2, name, "the value");
-  if (lua_gettop(L) > 3) ga_error(L, "%s: at most two values (re, im), got %d", name, lua_gettop(L) - 1);
+  if (lua_gettop(L) > 3) ga_error(L, "%s: too many arguments (at most two values, re and im), got %d", name,
+                                  lua_gettop(L) - 1);
   if (!lua_isnoneornil(L, 3)) {
     if (!GA_IS_COMPLEX(t)) ga_error(L, "%s: takes one value (two parts are for complex dtypes)", name);
     if (lua_type(L, 2) != LUA_TNUMBER || lua_type(L, 3) != LUA_TNUMBER)
@@ -115,7 +127,9 @@ static int dtype_call(lua_State *L) {
 static int dtype_index(lua_State *L) {
   int t = *(int *)luaL_checkudata(L, 1, GA_DTYPE_MT);
   const ga_dtype_info *d = &ga_dtypes[t];
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+  size_t kl = 0;
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &kl) : "";
+  if (strlen(k) != kl) k = "";   /* "name\0junk" is no field */
   if (strcmp(k, "name") == 0) lua_pushstring(L, d->name);
   else if (strcmp(k, "itemsize") == 0) lua_pushinteger(L, d->itemsize);
   else if (strcmp(k, "kind") == 0) lua_pushlstring(L, &d->kind, 1);
@@ -314,10 +328,25 @@ static const luaL_Reg dtype_funcs[] = {
   {NULL, NULL}
 };
 
+/* core.ndarray.dtype_decl(dtype object, decl): the declaration its calls bind */
+static int l_dtype_decl(lua_State *L) {
+  luaL_checkudata(L, 1, GA_DTYPE_MT);
+  ga_api_checkdecl(L, 2, "dtype_decl");
+  lua_settop(L, 2);
+  lua_setiuservalue(L, 1, 1);
+  return 0;
+}
+
+static const luaL_Reg dtype_private[] = {
+  {"dtype_decl", l_dtype_decl},
+  {NULL, NULL}
+};
+
 void ga_open_dtype(lua_State *L) {
   ga_state *ctx = ga_state_get(L);
   if (ctx->default_dtype < 0) ctx->default_dtype = GA_FLOAT64;
   ga_setfuncs(L, dtype_funcs);
+  ga_setprivate(L, "ndarray", dtype_private);
   luaL_newmetatable(L, GA_DTYPE_MT);
   ga_setfuncs(L, dtype_meta);
   lua_pop(L, 1);
@@ -326,7 +355,7 @@ void ga_open_dtype(lua_State *L) {
     lua_pop(L, 1);
     lua_createtable(L, GA_NDTYPES, 0);
     for (int t = 0; t < GA_NDTYPES; t++) {
-      int *p = (int *)lua_newuserdatauv(L, sizeof(int), 0);
+      int *p = (int *)lua_newuserdatauv(L, sizeof(int), 1);   /* user value: its declaration */
       *p = t;
       luaL_setmetatable(L, GA_DTYPE_MT);
       lua_rawseti(L, -2, t + 1);

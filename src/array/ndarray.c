@@ -274,7 +274,8 @@ static int l_index(lua_State *L) {
     if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
     lua_pop(L, 1);
     ga_array *a = (ga_array *)lua_touserdata(L, 1);
-    if (push_field(L, a, lua_tostring(L, 2))) return 1;
+    const char *key = ga_fieldkey(L, 2);
+    if (key && push_field(L, a, key)) return 1;
     /* fields made in Lua (real, imag, flat: lua/gpuarray/array/fields.lua) */
     if (ga_push_hook(L, GA_HOOK_FIELD)) {
       lua_pushvalue(L, 1);

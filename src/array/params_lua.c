@@ -12,20 +12,9 @@ void ga_parse_params_or_raise(lua_State *L, const char *s, ga_paramlist *out, co
   if (ga_parse_params(s, out, fname, err) < 0) ga_error(L, "%s", err);
 }
 
-/* The parser reads C strings: a NUL inside the Lua string would cut the
-** list short without a word. The kernel constructors pass the strings at
-** slots 1 and 2 (the same pointers): check their Lua lengths there. */
-static void check_nul(lua_State *L, int idx, const char *s, const char *fname) {
-  size_t n;
-  if (lua_type(L, idx) == LUA_TSTRING && lua_tolstring(L, idx, &n) == s && strlen(s) != n)
-    ga_error(L, "%s: the parameter list holds a NUL byte", fname);
-}
-
 void ga_kernel_params(lua_State *L, const char *in_s, const char *out_s, ga_paramlist *in, ga_paramlist *out,
                       const char *fname) {
   char err[GA_ERRMSG_MAX];
-  check_nul(L, 1, in_s, fname);
-  check_nul(L, 2, out_s, fname);
   ga_parse_params_or_raise(L, in_s, in, fname);
   ga_parse_params_or_raise(L, out_s, out, fname);
   if (ga_params_check_disjoint(in, out, fname, err) < 0) ga_error(L, "%s", err);
@@ -48,8 +37,7 @@ int ga_compile_dtypes(lua_State *L, const char *kname, int nin, int nout, int *d
 /* ===================================================================== */
 
 static int l_parse_params(lua_State *L) {
-  const char *s = luaL_checkstring(L, 1);
-  check_nul(L, 1, s, "_parse_params");
+  const char *s = ga_checkstring(L, 1, "_parse_params", "the parameter list");
   ga_paramlist *l = (ga_paramlist *)lua_newuserdatauv(L, sizeof *l, 0);  /* large: not on the C stack */
   ga_parse_params_or_raise(L, s, l, "_parse_params");
   lua_createtable(L, l->n, 0);

@@ -385,7 +385,7 @@ static void assign(lua_State *L, int dst, int src, const char *fname) {
                (lua_Integer)h->size);
     host_wait(L, o);
     if (o->dtype == h->dtype) {
-      memmove(h->data, o->data, nbytes(h));
+      if (nbytes(h)) memmove(h->data, o->data, nbytes(h));   /* no data pointers when empty */
     } else {
       size_t si = (size_t)ga_dtypes[o->dtype].itemsize, di = (size_t)ga_dtypes[h->dtype].itemsize;
       for (int64_t i = 0; i < h->size; i++) {
@@ -437,25 +437,10 @@ static int l_fill(lua_State *L) {
 
 /* ---- reading into Lua */
 
-static void build(lua_State *L, const pinned *h, int d, int64_t *pos) {
-  if (d == h->ndim) {
-    ga_pushvalue(L, h->dtype, h->data + (size_t)*pos * (size_t)ga_dtypes[h->dtype].itemsize);
-    (*pos)++;
-    return;
-  }
-  luaL_checkstack(L, 4, "totable");
-  lua_createtable(L, h->shape[d] < INT32_MAX ? (int)h->shape[d] : 0, 0);
-  for (int64_t i = 0; i < h->shape[d]; i++) {
-    build(L, h, d + 1, pos);
-    lua_rawseti(L, -2, i + 1);
-  }
-}
-
 static int l_totable(lua_State *L) {
   pinned *h = checkpinned(L, 1, "totable");
   host_wait(L, h);
-  int64_t pos = 0;
-  build(L, h, 0, &pos);
+  ga_push_nested(L, h->data, h->dtype, h->ndim, h->shape, "totable");
   return 1;
 }
 
@@ -514,7 +499,8 @@ static int l_index(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
     pinned *h = topinned(L, 1);
-    if (h && push_field(L, h, lua_tostring(L, 2))) return 1;
+    const char *key = ga_fieldkey(L, 2);
+    if (h && key && push_field(L, h, key)) return 1;
     return ga_error(L, "pinned array has no field or method '%s'", lua_tostring(L, 2));
   }
   pinned *h = checkpinned(L, 1, "index");

@@ -32,7 +32,7 @@ int ga_checkdtype(lua_State *L, int idx, int def, const char *fname) {
     case LUA_TNIL:
       return def;
     case LUA_TSTRING: {
-      const char *name = lua_tostring(L, idx);
+      const char *name = ga_checkstring(L, idx, fname, "the dtype name");
       int t = ga_dtype_lookup(name);
       return t >= 0 ? t : unknown_dtype(L, name, fname);
     }
@@ -43,7 +43,7 @@ int ga_checkdtype(lua_State *L, int idx, int def, const char *fname) {
     }
     case LUA_TTABLE: {
       if (lua_getfield(L, idx, "name") == LUA_TSTRING) {
-        const char *name = lua_tostring(L, -1);
+        const char *name = ga_checkstring(L, -1, fname, "the dtype name");
         int t = ga_dtype_lookup(name);
         lua_pop(L, 1);
         return t >= 0 ? t : unknown_dtype(L, name, fname);
@@ -172,7 +172,8 @@ static int scalar_item(lua_State *L) {
 
 static int scalar_index(lua_State *L) {
   ga_scalar *s = (ga_scalar *)luaL_checkudata(L, 1, GA_SCALAR_MT);
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+  const char *k = ga_fieldkey(L, 2);
+  if (!k) k = "";
   if (strcmp(k, "dtype") == 0) lua_pushstring(L, ga_dtypes[s->dtype].name);
   else if (strcmp(k, "value") == 0) ga_pushvalue(L, s->dtype, &s->v);
   else if (strcmp(k, "item") == 0) lua_pushcfunction(L, scalar_item);

@@ -381,19 +381,24 @@ static void build_table(lua_State *L, const char *buf, int t, int nd, const int6
 ** axis ({1, 2^62, 0} would make 2^62): bound them */
 #define MAX_EMPTY_TABLES ((int64_t)1 << 24)
 
-static int l_totable(lua_State *L) {
-  ga_array *a = ga_checkarray(L, 1);
-  int64_t rows = 1, tables = 1;
-  for (int d = 0; d < a->ndim - 1 && a->shape[d] > 0; d++) {
-    if (!ga_mul64(rows, a->shape[d], &rows) || !ga_add64(tables, rows, &tables) || tables > MAX_EMPTY_TABLES) {
-      if (a->size > 0) break;      /* tables are bounded by the elements */
-      ga_error(L, "totable: an empty array of shape %s would need more than %I nested tables",
-               ga_shape_str(L, a->ndim, a->shape), (lua_Integer)MAX_EMPTY_TABLES);
+void ga_push_nested(lua_State *L, const char *buf, int t, int nd, const int64_t *shape, const char *fname) {
+  int64_t rows = 1, tables = 1, size = 1;
+  for (int d = 0; d < nd; d++) size = shape[d] ? size : 0;
+  for (int d = 0; d < nd - 1 && shape[d] > 0; d++) {
+    if (!ga_mul64(rows, shape[d], &rows) || !ga_add64(tables, rows, &tables) || tables > MAX_EMPTY_TABLES) {
+      if (size > 0) break;      /* tables are bounded by the elements */
+      ga_error(L, "%s: an empty array of shape %s would need more than %I nested tables", fname,
+               ga_shape_str(L, nd, shape), (lua_Integer)MAX_EMPTY_TABLES);
     }
   }
-  const char *buf = host_copy(L, ga_ctx(L), 1, "totable");
   int64_t pos = 0;
-  build_table(L, buf, a->dtype, a->ndim, a->shape, 0, &pos);
+  build_table(L, buf, t, nd, shape, 0, &pos);
+}
+
+static int l_totable(lua_State *L) {
+  ga_array *a = ga_checkarray(L, 1);
+  const char *buf = host_copy(L, ga_ctx(L), 1, "totable");
+  ga_push_nested(L, buf, a->dtype, a->ndim, a->shape, "totable");
   return 1;
 }
 

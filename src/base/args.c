@@ -4,6 +4,8 @@
 ** Lua cannot see how it was called) without the "gpuarray: " prefix; these
 ** name the function and the argument as the API does.
 */
+#include <string.h>
+
 #include "base/base.h"
 
 static int bad(lua_State *L, int idx, const char *fname, const char *what, const char *expected) {
@@ -31,9 +33,22 @@ lua_Number ga_checknumber(lua_State *L, int idx, const char *fname, const char *
   return lua_tonumber(L, idx);
 }
 
+/* A C string ends at its first NUL: a Lua string holding one would reach C
+** cut short ("y = x;\0 y = 2*x;" compiled as "y = x;", a path or a name
+** naming something else), so it is refused wherever C takes a C string */
 const char *ga_checkstring(lua_State *L, int idx, const char *fname, const char *what) {
   if (lua_type(L, idx) != LUA_TSTRING) bad(L, idx, fname, what, "a string");
-  return lua_tostring(L, idx);
+  size_t len;
+  const char *s = lua_tolstring(L, idx, &len);
+  if (strlen(s) != len) ga_error(L, "%s: %s contains a NUL byte", fname, what);
+  return s;
+}
+
+const char *ga_fieldkey(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TSTRING) return NULL;
+  size_t len;
+  const char *s = lua_tolstring(L, idx, &len);
+  return strlen(s) == len ? s : NULL;
 }
 
 const char *ga_checklstring(lua_State *L, int idx, size_t *len, const char *fname, const char *what) {

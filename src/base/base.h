@@ -126,8 +126,14 @@ void ga_open_errors(lua_State *L);
 lua_Integer ga_checkinteger(lua_State *L, int idx, const char *fname, const char *what);
 lua_Integer ga_optinteger(lua_State *L, int idx, lua_Integer def, const char *fname, const char *what);
 lua_Number ga_checknumber(lua_State *L, int idx, const char *fname, const char *what);
+/* A string made into a C string: one holding a NUL byte raises "<fname>:
+** <what> contains a NUL byte" (C would read it cut short). Use it wherever a
+** Lua string reaches C without its length; ga_checklstring takes any bytes. */
 const char *ga_checkstring(lua_State *L, int idx, const char *fname, const char *what);
 const char *ga_checklstring(lua_State *L, int idx, size_t *len, const char *fname, const char *what);
+/* The string at idx as a field name for __index, or NULL when it is no
+** string or holds a NUL ("shape\0x" names no field, not "shape") */
+const char *ga_fieldkey(lua_State *L, int idx);
 /* Raise "<fname>: <what> is missing" when there is no argument at idx */
 void ga_checkany(lua_State *L, int idx, const char *fname, const char *what);
 

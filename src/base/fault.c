@@ -72,7 +72,7 @@ long long ga_fault_arm(ga_fault_kind kind, long long n) {
 /* core._test.fault(kind, n) -> calls of kind counted since it was last armed;
 ** n > 0 makes the n-th next call fail, 0 disarms */
 static int l_fault(lua_State *L) {
-  const char *name = luaL_checkstring(L, 1);
+  const char *name = ga_checkstring(L, 1, "_fault", "the kind");
   int k = ga_fault_kind_lookup(name);
   if (k < 0) return ga_error(L, "_fault: unknown kind '%s' (alloc, compile, launch, lib)", name);
   lua_Integer n = luaL_optinteger(L, 2, 0);

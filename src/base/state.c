@@ -94,6 +94,10 @@ void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_
   }
   luaL_newmetatable(L, mt);
   if (meta) ga_setfuncs(L, meta);
+  /* the method table, for the Lua side that declares the methods (API.md
+  ** §0: lua/gpuarray/api wraps each in its declaration) */
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "__methods");
   if (index) {
     ga_state_push(L);
     lua_pushvalue(L, -3);

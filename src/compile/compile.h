@@ -122,6 +122,18 @@ const char **ga_final_options(lua_State *L, int nopts, const char *const *opts, 
 void ga_compile_or_raise(lua_State *L, const char *what, const char *src, size_t srclen, int nall,
                          const char *const *all, int ptx, int nnames, const char *const *name_exprs,
                          ga_image *out);
+/* NVRTC itself (nvrtc.c): 1 with *out filled (free(out->mem)), or 0 with
+** the reason in err; never raises */
+int ga_nvrtc_compile(const char *src, size_t srclen, int nall, const char *const *all, int ptx, int nnames,
+                     const char *const *name_exprs, ga_image *out, ga_buf *err);
+/* isolate.c: should this compile run in a child process (1, with the
+** reason in why)? Then ga_nvrtc_child runs it there (a crash of NVRTC is an
+** error), else ga_nvrtc_here here; both as ga_nvrtc_compile */
+int ga_compile_isolated(const char *src, size_t srclen, int nnames, char *why, size_t cap);
+int ga_nvrtc_child(const char *src, size_t srclen, int nall, const char *const *all, int ptx, int nnames,
+                   const char *const *name_exprs, ga_image *out, ga_buf *err);
+int ga_nvrtc_here(const char *src, size_t srclen, int nall, const char *const *all, int ptx, int nnames,
+                  const char *const *name_exprs, ga_image *out, ga_buf *err);
 const char *ga_cache_dir(void);      /* NULL when there is none */
 int ga_disk_read(const char *dir, const ga_key *k, ga_image *out);   /* 1: found and intact */
 int ga_disk_write(const char *dir, const ga_key *k, const ga_image *img);

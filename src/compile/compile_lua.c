@@ -83,7 +83,7 @@ static int l_hash(lua_State *L) {
 ** string ks is <dir>/<_hash(ks)>.bin.
 ** _disk_cache_write(dir, ks, image[, {lowered names}]) -> boolean */
 static int l_disk_write(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1);
+  const char *dir = ga_checkstring(L, 1, "_disk_cache_write", "the directory");
   ga_key k;
   str_key(L, 2, &k);
   ga_image img;
@@ -114,7 +114,7 @@ static int l_disk_write(lua_State *L) {
 
 /* _disk_cache_read(dir, ks) -> image, {lowered names} | nil */
 static int l_disk_read(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1);
+  const char *dir = ga_checkstring(L, 1, "_disk_cache_read", "the directory");
   ga_key k;
   str_key(L, 2, &k);
   ga_image img;
@@ -132,6 +132,27 @@ static int l_disk_read(lua_State *L) {
   }
   free(img.mem);
   return 2;
+}
+
+/* core._test.name_expr_check(s) -> true | false, why (core/srccheck.c's rule) */
+static int l_name_expr_check(lua_State *L) {
+  char why[160];
+  int ok = ga_name_expr_check(ga_checkstring(L, 1, "name_expr_check", "the name expression"), why, sizeof why);
+  lua_pushboolean(L, ok);
+  if (ok) return 1;
+  lua_pushstring(L, why);
+  return 2;
+}
+
+/* core._test.compile_isolated(src[, nnames]) -> why the compile would run in a
+** child process, or nil */
+static int l_compile_isolated(lua_State *L) {
+  size_t len;
+  const char *src = ga_checklstring(L, 1, &len, "compile_isolated", "the source");
+  char why[160];
+  if (ga_compile_isolated(src, len, (int)luaL_optinteger(L, 2, 0), why, sizeof why)) lua_pushstring(L, why);
+  else lua_pushnil(L);
+  return 1;
 }
 
 /* core._test.launch_empty(): one bare cuLaunchKernel of an empty kernel on the
@@ -178,6 +199,8 @@ static const luaL_Reg compile_funcs_test[] = {
   {"hash", l_hash},
   {"disk_cache_write", l_disk_write},
   {"disk_cache_read", l_disk_read},
+  {"name_expr_check", l_name_expr_check},
+  {"compile_isolated", l_compile_isolated},
   {NULL, NULL}
 };
 

@@ -126,8 +126,8 @@ static void quote_error_lines(ga_buf *msg, const char *log, const char *src, siz
 
 /* Compile with NVRTC. Returns 1 with *out filled, or 0 with the error text
 ** in err (everything already released). Never raises: callers may hold C
-** memory. */
-static int nvrtc_compile(const char *src, size_t srclen, int nall, const char *const *all,
+** memory, and isolate.c runs it in a child process. */
+int ga_nvrtc_compile(const char *src, size_t srclen, int nall, const char *const *all,
                          int ptx, int nnames, const char *const *name_exprs,
                          ga_image *out, ga_buf *err) {
   nvrtcProgram prog = NULL;
@@ -170,8 +170,15 @@ static int nvrtc_compile(const char *src, size_t srclen, int nall, const char *c
   /* sizes first, then one allocation for the names and the image */
   size_t names_len = 0, image_len = 0;
   for (int i = 0; i < nnames; i++) {
-    const char *lowered;
+    const char *lowered = NULL;
     NVCHECK("nvrtcGetLoweredName", nvrtcGetLoweredName(prog, name_exprs[i], &lowered));
+    /* NVRTC has answered success with no name (a source ending in a line
+    ** comment holding invalid UTF-8): the expression named nothing */
+    if (!lowered || !*lowered) {
+      ga_buf_addf(err, "name expression '%s': NVRTC lowered it to no name (does the source define it?)",
+                  name_exprs[i]);
+      goto done;
+    }
     names_len += strlen(lowered) + 1;
   }
   NVCHECK(ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize",
@@ -182,7 +189,8 @@ static int nvrtc_compile(const char *src, size_t srclen, int nall, const char *c
   for (int i = 0; i < nnames; i++) {
     const char *lowered;
     NVCHECK("nvrtcGetLoweredName", nvrtcGetLoweredName(prog, name_exprs[i], &lowered));
-    size_t n = strlen(lowered) + 1;
+    size_t n = lowered ? strlen(lowered) + 1 : 0;
+    if (w + n > out->mem + names_len) { ga_buf_add(err, "nvrtcGetLoweredName: the names changed"); goto done; }
     memcpy(w, lowered, n);
     w += n;
   }
@@ -197,16 +205,25 @@ done:
   return ok;
 }
 
-/* Compile or raise "gpuarray: <what>: <reason>" */
+/* Compile or raise "gpuarray: <what>: <reason>". Name expressions are
+** checked first (NVRTC pastes them into a pragma of its own); isolate.c
+** decides whether NVRTC runs here or in a child process. */
 void ga_compile_or_raise(lua_State *L, const char *what, const char *src, size_t srclen,
                              int nall, const char *const *all, int ptx,
                              int nnames, const char *const *name_exprs, ga_image *out) {
   ga_buf err;
+  char why[160];
   memset(out, 0, sizeof *out);
   /* NVRTC reads C strings: a NUL would silently cut the source short */
-  if (memchr(src, '\0', srclen)) ga_error(L, "%s: the source holds a NUL byte", what);
+  if (memchr(src, '\0', srclen)) ga_error(L, "%s: the source contains a NUL byte", what);
+  for (int i = 0; i < nnames; i++)
+    if (!ga_name_expr_check(name_exprs[i], why, sizeof why))
+      ga_error(L, "%s: name expression '%s' is not a name: %s", what, name_exprs[i], why);
+  int child = ga_compile_isolated(src, srclen, nnames, why, sizeof why);
   ga_buf_init(&err);
-  if (nvrtc_compile(src, srclen, nall, all, ptx, nnames, name_exprs, out, &err)) {
+  int ok = child ? ga_nvrtc_child(src, srclen, nall, all, ptx, nnames, name_exprs, out, &err)
+                 : ga_nvrtc_here(src, srclen, nall, all, ptx, nnames, name_exprs, out, &err);
+  if (ok) {
     ga_buf_free(&err);
     return;
   }

@@ -191,6 +191,14 @@ void ga_value_repr(int t, const ga_value *v, char *buf, size_t n);
 ** flow)? Then an output is never loaded. */
 int ga_assigned_first(const char *op, const char *name);
 
+/* srccheck.c: what NVRTC may be given. A name expression must be a name
+** with balanced brackets (1, or 0 with the reason in why); a source that
+** does not lex as C++ (invalid UTF-8, control bytes, an unterminated comment
+** or literal, unbalanced brackets) is suspicious (1, with the reason). */
+#define GA_NAME_EXPR_MAX 1024
+int ga_name_expr_check(const char *s, char *why, size_t cap);
+int ga_source_suspicious(const char *src, size_t len, char *why, size_t cap);
+
 /* ===================================================================== */
 /* params.c: CuPy-style kernel parameter lists                           */
 /* ===================================================================== */

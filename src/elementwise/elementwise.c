@@ -60,6 +60,7 @@ static const char *opt_string(lua_State *L, int opts, int uv, const char *key) {
   int t = lua_getfield(L, opts, key);
   if (t == LUA_TNIL) { lua_pop(L, 1); return NULL; }
   if (t != LUA_TSTRING) ga_error(L, "ElementwiseKernel: option %s must be a string", key);
+  ga_checkstring(L, -1, "ElementwiseKernel", key);
   return keep(L, uv, key);
 }
 
@@ -95,7 +96,7 @@ static void read_options(lua_State *L, ga_ek *k, int opts, int uv) {
     if (n > EK_MAXOPTS) ga_error(L, "ElementwiseKernel: more than %d NVRTC options", EK_MAXOPTS);
     for (int i = 1; i <= n; i++) {
       if (lua_rawgeti(L, -1, i) != LUA_TSTRING) ga_error(L, "ElementwiseKernel: options[%d] is not a string", i);
-      k->opts[i - 1] = lua_tostring(L, -1);
+      k->opts[i - 1] = ga_checkstring(L, -1, "ElementwiseKernel", "an NVRTC option");
       lua_pop(L, 1);
     }
     k->nopts = n;
@@ -115,7 +116,7 @@ static int l_ek_new(lua_State *L) {
   int opts = 0;
   if (lua_istable(L, 4)) opts = 4;
   else if (lua_istable(L, 5)) opts = 5;
-  const char *name = lua_type(L, 4) == LUA_TSTRING ? lua_tostring(L, 4) : "kernel";
+  const char *name = lua_type(L, 4) == LUA_TSTRING ? ga_checkstring(L, 4, "ElementwiseKernel", "name") : "kernel";
   if (!lua_isnoneornil(L, 4) && !lua_istable(L, 4) && lua_type(L, 4) != LUA_TSTRING)
     ga_error(L, "ElementwiseKernel: name must be a string");
   if (!is_identifier(name) || strlen(name) >= GA_NAME_MAX)
@@ -574,7 +575,7 @@ static int l_ek_compile(lua_State *L) {
 
 static int l_ek_index(lua_State *L) {
   ga_ek *k = check_ek(L, 1);
-  const char *key = luaL_checkstring(L, 2);
+  const char *key = ga_checkstring(L, 2, "ElementwiseKernel", "a field name");
   if (strcmp(key, "nin") == 0) lua_pushinteger(L, k->in.n);
   else if (strcmp(key, "nout") == 0) lua_pushinteger(L, k->out.n);
   else if (strcmp(key, "nargs") == 0) lua_pushinteger(L, k->in.n + k->out.n);

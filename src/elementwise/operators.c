@@ -30,19 +30,27 @@ static int l_unary(lua_State *L) {
   return ga_ufunc_apply(L, upufunc(L), in, 0, -1);
 }
 
+/* The method's own arguments, checked under its name (upvalue 3): "add_"
+** (luaL_check* would say "bad argument #2 to '?'") */
+static void method_args(lua_State *L) {
+  const char *name = lua_tostring(L, lua_upvalueindex(3));
+  if (!ga_toarray(L, 1))
+    ga_error(L, "%s: expected an ndarray (x:%s(y)), got %s", name, name, luaL_typename(L, 1));
+  ga_checkarray(L, 1);   /* a freed one raises */
+  ga_checkany(L, 2, name, "the second operand");
+}
+
 /* x:eq(y) and friends */
 static int l_method(lua_State *L) {
   static const int in[2] = {1, 2};
-  ga_checkarray(L, 1);
-  luaL_checkany(L, 2);
+  method_args(L);
   return ga_ufunc_apply(L, upufunc(L), in, 0, -1);
 }
 
 /* x:add_(y): x = x + y in place (same_kind casting into x), returns x */
 static int l_inplace(lua_State *L) {
   static const int in[2] = {1, 2};
-  ga_checkarray(L, 1);
-  luaL_checkany(L, 2);
+  method_args(L);
   lua_settop(L, 2);
   return ga_ufunc_apply(L, upufunc(L), in, 1, -1);
 }
@@ -178,13 +186,15 @@ static const binding methods[] = {
   {NULL, NULL, NULL}
 };
 
-/* The bindings of ufunc name into the table on top, over the ufunc at idx */
+/* The bindings of ufunc name into the table on top, over the ufunc at idx.
+** The closures: the state, the ufunc, the key (a method's name in errors) */
 static void install(lua_State *L, const binding *b, const char *name, int idx) {
   for (; b->key; b++) {
     if (strcmp(b->ufunc, name) != 0) continue;
     ga_state_push(L);
     lua_pushvalue(L, idx);
-    lua_pushcclosure(L, b->fn, 2);
+    lua_pushstring(L, b->key);
+    lua_pushcclosure(L, b->fn, 3);
     lua_setfield(L, -2, b->key);
   }
 }

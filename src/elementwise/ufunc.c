@@ -339,6 +339,10 @@ static void read_outs(lua_State *L, const ga_ufunc *u, int idx, int *outs) {
 static int l_ufunc_call(lua_State *L) {
   ga_ufunc *u = call_self(L);
   int top = lua_gettop(L);
+  /* nils past the inputs are no arguments (ga.add(a, b, out, opts) from
+  ** code that passes its optional out and options on), as the binder's */
+  while (top > u->nin + 1 && lua_isnil(L, top)) top--;
+  lua_settop(L, top);
   if (ga_ctx(L)->tracing) {             /* ga.fuse is recording (base.h: ga_trace_offer) */
     int n = ga_trace_offer(L, "ufunc", 1, 2, top);
     if (n >= 0) return n;
@@ -596,7 +600,7 @@ static int l_ufunc_source(lua_State *L) {
 
 static int l_ufunc_index(lua_State *L) {
   ga_ufunc *u = check_ufunc(L, 1);
-  const char *k = luaL_checkstring(L, 2);
+  const char *k = ga_checkstring(L, 2, "ufunc", "a field name");
   if (strcmp(k, "name") == 0) lua_pushstring(L, u->name);
   else if (strcmp(k, "nin") == 0) lua_pushinteger(L, u->nin);
   else if (strcmp(k, "nout") == 0) lua_pushinteger(L, u->nout);

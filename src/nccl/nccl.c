@@ -38,7 +38,7 @@ static const char *const op_names[] = {"sum", "prod", "max", "min", "avg", NULL}
 
 static int check_op(lua_State *L, int idx, const char *fname) {
   if (lua_isnoneornil(L, idx)) return GA_NCCL_SUM;
-  const char *s = lua_tostring(L, idx);
+  const char *s = ga_fieldkey(L, idx);   /* "sum\0x" is no op */
   for (int i = 0; s && op_names[i]; i++)
     if (strcmp(s, op_names[i]) == 0) return i;
   return ga_error(L, "%s: op must be one of sum, prod, max, min, avg (got %s)", fname,
@@ -502,7 +502,7 @@ static int l_comm_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
   comm *c = (comm *)ga_object_test(L, 1, &comm_type);
-  const char *k = lua_tostring(L, 2);
+  const char *k = ga_fieldkey(L, 2);
   if (c && k && strcmp(k, "rank") == 0) lua_pushinteger(L, c->rank);
   else if (c && k && strcmp(k, "nranks") == 0) lua_pushinteger(L, c->nranks);
   else if (c && k && strcmp(k, "device") == 0) lua_pushinteger(L, c->device);

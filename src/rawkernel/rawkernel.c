@@ -75,7 +75,8 @@ typedef union {
 static int string_list(lua_State *L, int idx, const char **out, int max, const char *fname, const char *what) {
   if (lua_isnoneornil(L, idx)) return 0;
   if (lua_type(L, idx) == LUA_TSTRING) {
-    if (out) out[0] = lua_tostring(L, idx);
+    const char *s = ga_checkstring(L, idx, fname, what);
+    if (out) out[0] = s;
     return 1;
   }
   if (!lua_istable(L, idx)) ga_error(L, "%s: %s must be a list of strings, got %s", fname, what, luaL_typename(L, idx));
@@ -84,8 +85,10 @@ static int string_list(lua_State *L, int idx, const char **out, int max, const c
   for (int i = 0; i < n; i++) {
     if (lua_rawgeti(L, idx, i + 1) != LUA_TSTRING)
       ga_error(L, "%s: %s item %d is not a string", fname, what, i + 1);
-    if (out) out[i] = lua_tostring(L, -1);
-    lua_pop(L, 1);
+    int item = lua_gettop(L);
+    const char *s = ga_checkstring(L, item, fname, lua_pushfstring(L, "%s item %d", what, i + 1));
+    lua_pop(L, 2);   /* the item's description, the item (anchored by the list) */
+    if (out) out[i] = s;
   }
   return n;
 }
@@ -108,7 +111,8 @@ static void check_keys(lua_State *L, int idx, const char *const *keys, const cha
 ** (`options`, and `name_expressions` when names is set) */
 static rawmodule *push_module(lua_State *L, int src_idx, int opt_idx, int names, const char *fname) {
   size_t srclen;
-  const char *src = ga_checklstring(L, src_idx, &srclen, fname, "the source");
+  ga_checkstring(L, src_idx, fname, "the source");
+  const char *src = lua_tolstring(L, src_idx, &srclen);
   int top = lua_gettop(L);
   const char *opts[MAXOPTS], *exprs[MAXOPTS];
   int nopts = 0, nnames = 0;
@@ -212,7 +216,11 @@ static rawkernel *push_kernel(lua_State *L, int mod_idx, int name_idx, const cha
   const char *name = ga_checkstring(L, name_idx, fname, "the kernel name");
   ga_sigkernel *sig = (ga_sigkernel *)lua_newuserdatauv(L, sizeof *sig, 0);   /* scratch */
   ga_raw_check_name(L, m->src, m->srclen, name, sig, fname);
-  int found = ga_sig_find(m->src, m->srclen, name, sig) && sig->nparams >= 0;
+  int found = ga_sig_find(m->src, m->srclen, name, sig);
+  /* a launch passes at most MAXARGS arguments: such a kernel could never
+  ** run (and its parameters were not all read) */
+  if (found && sig->nparams < 0)
+    ga_error(L, "%s: kernel '%s' declares more than %d parameters, the most a launch passes", fname, name, MAXARGS);
   int n = found ? sig->nparams : 0;
   rawkernel *k = (rawkernel *)lua_newuserdatauv(L, sizeof *k + (size_t)n * sizeof(rkparam), 2);
   memset(k, 0, sizeof *k);
@@ -579,7 +587,7 @@ static int l_kernel_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
   rawkernel *k = checkkernel(L, 1, "RawKernel");
-  const char *key = lua_tostring(L, 2);
+  const char *key = ga_fieldkey(L, 2);
   if (!key) return 0;
   if (strcmp(key, "name") == 0) lua_getiuservalue(L, 1, 2);
   else if (strcmp(key, "code") == 0) lua_pushlstring(L, k->mod->src, k->mod->srclen);
@@ -603,7 +611,7 @@ static int l_module_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
   rawmodule *m = checkmodule(L, 1, "RawModule");
-  const char *key = lua_tostring(L, 2);
+  const char *key = ga_fieldkey(L, 2);
   if (!key) return 0;
   if (strcmp(key, "code") == 0) lua_pushlstring(L, m->src, m->srclen);
   else if (strcmp(key, "options") == 0) push_strings(L, m->opts, m->nopts);
@@ -681,7 +689,7 @@ static void push_sig(lua_State *L, const ga_sigkernel *k) {
 /* _sigparse(src) -> every __global__ declaration, in order */
 static int l_sigparse(lua_State *L) {
   size_t len;
-  const char *src = luaL_checklstring(L, 1, &len);
+  const char *src = ga_checklstring(L, 1, &len, "_sigparse", "the source");
   ga_sigkernel *k = (ga_sigkernel *)lua_newuserdatauv(L, sizeof *k, 0);
   ga_sigscan *s = (ga_sigscan *)lua_newuserdatauv(L, sizeof *s, 0);
   lua_newtable(L);
@@ -696,8 +704,8 @@ static int l_sigparse(lua_State *L) {
 /* _sigfind(src, name) -> the kernel a launch name means, or nil */
 static int l_sigfind(lua_State *L) {
   size_t len;
-  const char *src = luaL_checklstring(L, 1, &len);
-  const char *name = luaL_checkstring(L, 2);
+  const char *src = ga_checklstring(L, 1, &len, "_sigfind", "the source");
+  const char *name = ga_checkstring(L, 2, "_sigfind", "the kernel name");
   ga_sigkernel *k = (ga_sigkernel *)lua_newuserdatauv(L, sizeof *k, 0);
   if (!ga_sig_find(src, len, name, k)) return 0;
   push_sig(L, k);
@@ -706,7 +714,7 @@ static int l_sigfind(lua_State *L) {
 
 /* _ctype(text) -> dtype name, "pointer", or nil */
 static int l_ctype(lua_State *L) {
-  int d = ga_sig_ctype(luaL_checkstring(L, 1));
+  int d = ga_sig_ctype(ga_checkstring(L, 1, "_ctype", "the type"));
   if (d == -1) lua_pushliteral(L, "pointer");
   else if (d >= 0) lua_pushstring(L, ga_dtypes[d].name);
   else lua_pushnil(L);

@@ -154,7 +154,8 @@ static void builtin_code(const red_builtin *bi, int in_dt, int over, int out_dt,
 }
 
 /* The value of bound parameter p (pushed by ga_api_bind from base), or
-** none: the index of an empty slot past the top (nil) */
+** none: the index of an empty slot past the top (read it with
+** lua_isnoneornil: lua_isnil is false there) */
 static int bound_at(lua_State *L, int base, int p) { return p < 0 ? lua_gettop(L) + 1 : base + p; }
 
 /* f(x[, axis][, opts]): x:sum() and x:sum(2) read their two arguments
@@ -182,17 +183,17 @@ static int l_builtin_call(lua_State *L) {
     x = ga_toarray(L, base);
     if (!x) return ga_error(L, "%s: expected an ndarray, got %s", fname, luaL_typename(L, base));
     int ai = bound_at(L, base, bi->p_axis);
-    if (!lua_isnil(L, ai)) o.axis_idx = ai;
+    if (!lua_isnoneornil(L, ai)) o.axis_idx = ai;
     int di = bound_at(L, base, bi->p_dtype);
-    if (!lua_isnil(L, di)) o.dtype = ga_checkdtype(L, di, -1, fname);
+    if (!lua_isnoneornil(L, di)) o.dtype = ga_checkdtype(L, di, -1, fname);
     int oi = bound_at(L, base, bi->p_out);
-    if (!lua_isnil(L, oi)) {
+    if (!lua_isnoneornil(L, oi)) {
       o.out = ga_checkarray(L, oi);
       o.out_idx = oi;
     }
     o.keepdims = lua_toboolean(L, bound_at(L, base, bi->p_keepdims));
     int ddi = bound_at(L, base, bi->p_ddof);
-    if (!lua_isnil(L, ddi)) o.ddof = lua_tonumber(L, ddi);
+    if (!lua_isnoneornil(L, ddi)) o.ddof = lua_tonumber(L, ddi);
   }
   ga_checkarray(L, x_idx);
   if (bi->single_axis && o.axis_idx && lua_type(L, o.axis_idx) != LUA_TNUMBER)
@@ -338,10 +339,12 @@ static red_kernel *check_kernel(lua_State *L, int idx) {
   return (red_kernel *)luaL_checkudata(L, idx, GA_REDKERNEL_MT);
 }
 
-/* Anchor the string at idx in the uservalue table at t; returns it */
-static const char *keep_string(lua_State *L, int t, int idx) {
+/* Anchor the string at idx in the uservalue table at t; returns it. Its
+** text goes into the kernel's source as a C string: no NUL inside. */
+static const char *keep_string(lua_State *L, int t, int idx, const char *name, const char *what) {
   lua_pushvalue(L, idx);
   const char *s = lua_tostring(L, -1);
+  ga_checkstring(L, -1, name, what);
   lua_rawseti(L, t, (lua_Integer)luaL_len(L, t) + 1);
   return s;
 }
@@ -353,6 +356,8 @@ static int l_reduction_kernel(lua_State *L) {
   for (int i = 1; i <= 5; i++)
     if (lua_type(L, i) != LUA_TSTRING)
       ga_error(L, "%s: argument %d must be a string, got %s", name, i, luaL_typename(L, i));
+  ga_checkstring(L, 1, name, "in_params");
+  ga_checkstring(L, 2, name, "out_params");
   if (!lua_isnoneornil(L, 6) && lua_type(L, 6) != LUA_TSTRING && lua_type(L, 6) != LUA_TNUMBER)
     ga_error(L, "%s: identity must be a string, a number or nil", name);
   if (!lua_isnoneornil(L, 8) && !lua_istable(L, 8))
@@ -373,34 +378,34 @@ static int l_reduction_kernel(lua_State *L) {
   for (int i = 0; i < k->out.n; i++)
     if (k->out.p[i].raw) ga_error(L, "%s: raw parameters are not supported by ReductionKernel ('%s')", name,
                                   k->out.p[i].name);
-  k->map = keep_string(L, t, 3);
-  k->reduce = keep_string(L, t, 4);
-  k->post = keep_string(L, t, 5);
-  k->identity = lua_isnil(L, 6) ? NULL : keep_string(L, t, 6);
+  k->map = keep_string(L, t, 3, name, "map_expr");
+  k->reduce = keep_string(L, t, 4, name, "reduce_expr");
+  k->post = keep_string(L, t, 5, name, "post_map_expr");
+  k->identity = lua_isnil(L, 6) ? NULL : keep_string(L, t, 6, name, "identity");
   lua_pushstring(L, name);
-  k->name = keep_string(L, t, -1);
+  k->name = keep_string(L, t, -1, name, "name");
   lua_pop(L, 1);
   k->preamble = "";
   if (!lua_isnil(L, 8)) {
     if (lua_getfield(L, 8, "reduce_type") != LUA_TNIL) {
       if (lua_type(L, -1) != LUA_TSTRING) ga_error(L, "%s: reduce_type must be a string", name);
-      k->reduce_type = keep_string(L, t, -1);
+      k->reduce_type = keep_string(L, t, -1, name, "reduce_type");
     }
     lua_pop(L, 1);
     if (lua_getfield(L, 8, "preamble") != LUA_TNIL) {
       if (lua_type(L, -1) != LUA_TSTRING) ga_error(L, "%s: preamble must be a string", name);
-      k->preamble = keep_string(L, t, -1);
+      k->preamble = keep_string(L, t, -1, name, "preamble");
     }
     lua_pop(L, 1);
     int ot = lua_getfield(L, 8, "options");
     if (ot == LUA_TSTRING) {
-      k->opts[k->nopts++] = keep_string(L, t, -1);
+      k->opts[k->nopts++] = keep_string(L, t, -1, name, "an NVRTC option");
     } else if (ot == LUA_TTABLE) {
       int n = (int)luaL_len(L, -1);
       if (n > MAXOPTS) ga_error(L, "%s: more than %d options", name, MAXOPTS);
       for (int i = 1; i <= n; i++) {
         if (lua_geti(L, -1, i) != LUA_TSTRING) ga_error(L, "%s: options: item %d is not a string", name, i);
-        k->opts[k->nopts++] = keep_string(L, t, -1);
+        k->opts[k->nopts++] = keep_string(L, t, -1, name, "an NVRTC option");
         lua_pop(L, 1);
       }
     } else if (ot != LUA_TNIL) {
@@ -594,7 +599,7 @@ static int l_kernel_call(lua_State *L) {
 
 static int l_kernel_index(lua_State *L) {
   red_kernel *k = check_kernel(L, 1);
-  const char *key = luaL_checkstring(L, 2);
+  const char *key = ga_checkstring(L, 2, "ReductionKernel", "a field name");
   if (strcmp(key, "name") == 0) lua_pushstring(L, k->name);
   else if (strcmp(key, "nin") == 0) lua_pushinteger(L, k->in.n);
   else if (strcmp(key, "nout") == 0) lua_pushinteger(L, k->out.n);

@@ -77,7 +77,11 @@ static void set_limits(lua_State *L, int device) {
 static int no_device(lua_State *L) {
   lua_Debug ar;
   const char *fn = NULL;
-  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) fn = ar.name;
+  /* a local's or an upvalue's name is the caller's own (a wrapper's "c"):
+  ** then the declared function around the call names itself (src/api) */
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name &&
+      strcmp(ar.namewhat, "local") != 0 && strcmp(ar.namewhat, "upvalue") != 0)
+    fn = ar.name;
   if (fn && fn[0] == '_' && fn[1] == '_') fn += 2;   /* metamethods: "add" */
   const char *why = "no device was found";
   int driver = 0;

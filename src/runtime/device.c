@@ -133,7 +133,7 @@ static int l_device_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
   device *d = checkdev(L, 1, "Device");
-  const char *k = lua_tostring(L, 2);
+  const char *k = ga_fieldkey(L, 2);
   if (k && strcmp(k, "id") == 0) {
     lua_pushinteger(L, d->id);
   } else if (k && strcmp(k, "compute_capability") == 0) {

@@ -291,7 +291,7 @@ static int l_abort_capture(lua_State *L) {
 static int l_sync_guard(lua_State *L) {
   ga_state *ctx = ga_ctx(L);
   if (ctx->capture) {
-    const char *fname = luaL_checkstring(L, 1);
+    const char *fname = ga_checkstring(L, 1, "_sync_guard", "the function name");
     capture_abort(L, ctx);
     ga_error(L, "%s: %s", fname, SYNC_MSG);
   }
@@ -300,7 +300,7 @@ static int l_sync_guard(lua_State *L) {
 
 /* core.runtime.check_stream(v, fname) -> v, or raise */
 static int l_check_stream(lua_State *L) {
-  ga_checkstream(L, ga_ctx(L), 1, luaL_checkstring(L, 2));
+  ga_checkstream(L, ga_ctx(L), 1, ga_checkstring(L, 2, "_check_stream", "the function name"));
   lua_settop(L, 1);
   return 1;
 }
@@ -368,7 +368,7 @@ static int l_graph_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
   ga_graph *gr = (ga_graph *)ga_object_test(L, 1, &graph_type);
-  const char *k = lua_tostring(L, 2);
+  const char *k = ga_fieldkey(L, 2);
   if (!gr || !k) return 0;
   if (strcmp(k, "alive") == 0) lua_pushboolean(L, gr->obj.alive);
   else if (strcmp(k, "device") == 0) lua_pushinteger(L, gr->device);

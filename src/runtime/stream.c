@@ -302,7 +302,7 @@ static int l_stream_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
   ga_stream *st = ga_tostream(L, 1);
-  const char *k = lua_tostring(L, 2);
+  const char *k = ga_fieldkey(L, 2);
   if (!st || !k) return 0;
   if (strcmp(k, "ptr") == 0) lua_pushinteger(L, (lua_Integer)(uintptr_t)st->s);
   else if (strcmp(k, "device") == 0) lua_pushinteger(L, st->device);
@@ -442,7 +442,7 @@ static int l_event_index(lua_State *L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;
   ga_event *ev = ga_toevent(L, 1);
-  const char *k = lua_tostring(L, 2);
+  const char *k = ga_fieldkey(L, 2);
   if (!ev || !k) return 0;
   if (strcmp(k, "ptr") == 0) lua_pushinteger(L, (lua_Integer)(uintptr_t)ev->e);
   else if (strcmp(k, "device") == 0) lua_pushinteger(L, ev->device);

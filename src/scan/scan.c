@@ -406,7 +406,7 @@ static int l_scan_wide(lua_State *L) {
 /* Test hook: core._test.scan_source(op, in_dtype, out_dtype, kind, nd[, vec_in, vec_out[, wide]]) -> source,
 ** options (nil, or the list) */
 static int l_scan_source(lua_State *L) {
-  const char *op = luaL_checkstring(L, 1);
+  const char *op = ga_checkstring(L, 1, "_scan_source", "the op");
   scan_variant v;
   memset(&v, 0, sizeof v);
   v.op = strcmp(op, "cumprod") == 0;

@@ -428,7 +428,7 @@ static int l_put(lua_State *L) {
 static int l_gather_wrapper(lua_State *L) {
   static const char *const kinds[] = {"flat", "gather", "scatter", "put", "rows", NULL};
   int kind = luaL_checkoption(L, 1, NULL, kinds);
-  const char *name = luaL_checkstring(L, 2);
+  const char *name = ga_checkstring(L, 2, "_gather_wrapper", "the kernel name");
   int t = ga_checkdtype(L, 3, -1, "_gather_wrapper");
   int ix = ga_checkdtype(L, 4, -1, "_gather_wrapper");
   int v = ga_checkdtype(L, 5, t, "_gather_wrapper");

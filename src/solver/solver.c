@@ -142,15 +142,18 @@ ga_solver *ga_sv_handle(lua_State *L) {
 /* ---------------------------------------------------------------------- */
 
 /* core.solver.getrf(A) -> ipiv (batch..., n), info, index. ipiv is int64 from
-** cuSOLVER's loop, or int32 from cuBLAS's batched LU (small matrices, more
-** than one): _getrs takes either, and both hold LAPACK's 1-based pivots. */
+** cuSOLVER's loop, or int32 from cuBLAS's batched LU (small matrices):
+** _getrs takes either, and both hold LAPACK's 1-based pivots. Which one
+** factors a matrix depends on its size only, never on the batch around it:
+** the two round differently, and a matrix must be singular (an exactly zero
+** pivot) or not whether it comes alone or in a batch (issue 24). */
 static int l_getrf(lua_State *L) {
   ga_svmat m;
   lua_settop(L, 1);
   ga_sv_mat(L, 1, &m, "linalg: getrf");
   if (m.rows != m.cols) ga_error(L, "linalg: getrf: square matrices only");
   int64_t n = m.rows;
-  if (n > 0 && ga_sv_batched(&m, GA_SV_SMALL_MAX)) {
+  if (n > 0 && n <= GA_SV_SMALL_MAX && m.batch >= 1 && m.batch <= INT_MAX) {
     ga_array *ipiv = ga_sv_batch_array(L, &m, GA_INT32, n);          /* 2 */
     int *info = ga_sv_info(L, m.batch);                               /* 3 */
     ga_sv_getrf_batched(L, &m, (int *)ipiv->data, info);
@@ -189,8 +192,10 @@ static int l_getrs(lua_State *L) {
   ga_sv_mat(L, 3, &b, "linalg: getrs");
   int trans = lua_toboolean(L, 4);
   if (a.a->dtype != b.a->dtype || a.batch != b.batch || b.rows != a.rows || a.rows != a.cols ||
-      (ipiv->dtype != GA_INT64 && ipiv->dtype != GA_INT32) || ipiv->size != a.batch * a.rows)
+      (ipiv->dtype != GA_INT64 && ipiv->dtype != GA_INT32) || ipiv->size != a.batch * a.rows ||
+      !(ipiv->flags & GA_F_C))
     ga_error(L, "linalg: getrs: mismatched operands");
+  ga_check_device(L, ga_ctx(L), ipiv, "linalg: getrs");
   int64_t n = a.rows;
   if (n == 0 || b.cols == 0) return 0;
   if (ipiv->dtype == GA_INT32) {   /* _getrf's batched LU */

@@ -3,7 +3,8 @@
 ** solver_svd.c call in place of their loop of single-matrix calls when a
 ** batch has more than one matrix and the matrices are small (solver.h has
 ** the limits; docs/linalg.md the table):
-**   LU           cuBLAS <t>getrfBatched / <t>getrsBatched (n <= GA_SV_SMALL_MAX)
+**   LU           cuBLAS <t>getrfBatched / <t>getrsBatched (n <= GA_SV_SMALL_MAX,
+**                a single matrix too: an LU must not depend on the batch)
 **   Cholesky     cuSOLVER <t>potrfBatched                 (n <= GA_SV_SMALL_MAX)
 **   eigh         cuSOLVER <t>syevjBatched / heevjBatched  (n <= GA_SV_JACOBI_MAX)
 **   SVD (gesvdj) cuSOLVER <t>gesvdjBatched                (m, n <= GA_SV_JACOBI_MAX)

@@ -58,7 +58,7 @@ static int l_gesvd(lua_State *L) {
   ga_svmat a;
   lua_settop(L, 4);
   ga_sv_mat(L, 1, &a, "linalg.svd");
-  const char *method = luaL_checkstring(L, 2);
+  const char *method = ga_checkstring(L, 2, "linalg.svd", "the driver");
   int full = lua_toboolean(L, 3), vectors = lua_toboolean(L, 4);
   int64_t m = a.rows, n = a.cols;
   if (m < n) ga_error(L, "linalg.svd: internal: column-major m >= n expected");

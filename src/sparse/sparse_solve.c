@@ -127,7 +127,9 @@ static int l_sp_lsv(lua_State *L) {
   int64_t n64 = c.n;
   ga_array *x = ga_new_array(L, ctx, c.t, 1, &n64);                         /* 8 */
   int singularity = -1;
-  if (c.n > 0) {
+  if (c.n > 0 && c.nnz == 0) {
+    singularity = 0;          /* the zero matrix: row 0 already fails (cuSOLVER would refuse nnz = 0) */
+  } else if (c.n > 0) {
     cusolverSpHandle_t h = sp_handle(L);
     cusparseMatDescr_t d = push_descr(L, fname);                             /* 9 */
     int st;
@@ -185,13 +187,24 @@ static int l_sp_lsv(lua_State *L) {
 /* fill-reducing orderings (host)                                         */
 /* ---------------------------------------------------------------------- */
 
-/* host copies of a CSR pattern, in userdata (freed by the collector) */
-static void host_pattern(lua_State *L, const csr *c, int **p, int **i) {
+/* host copies of a CSR pattern, in userdata (freed by the collector),
+** checked: the host routines (orderings, LU) index with these values, so a
+** row pointer past nnz or a column past n would read or write out of
+** bounds inside cuSOLVER; it raises here instead */
+static void host_pattern(lua_State *L, const csr *c, int **p, int **i, const char *fname) {
   ga_state *ctx = ga_ctx(L);
   *p = (int *)lua_newuserdatauv(L, (size_t)(c->n + 1) * sizeof(int), 0);
   *i = (int *)lua_newuserdatauv(L, (size_t)(c->nnz > 0 ? c->nnz : 1) * sizeof(int), 0);
   ga_to_host(L, ctx, *p, c->ptr->data, (size_t)(c->n + 1) * sizeof(int));
   if (c->nnz > 0) ga_to_host(L, ctx, *i, c->ind->data, (size_t)c->nnz * sizeof(int));
+  const int *hp = *p, *hi = *i;
+  if (hp[0] != 0 || hp[c->n] != c->nnz)
+    ga_error(L, "%s: internal: CSR row pointers run from %d to %d, not 0 to %d", fname, hp[0], hp[c->n], c->nnz);
+  for (int r = 0; r < c->n; r++)
+    if (hp[r + 1] < hp[r]) ga_error(L, "%s: internal: CSR row pointers decrease at row %d", fname, r + 1);
+  for (int k = 0; k < c->nnz; k++)
+    if (hi[k] < 0 || hi[k] >= c->n)
+      ga_error(L, "%s: internal: CSR column index %d is out of range [0, %d)", fname, hi[k], c->n);
 }
 
 static int l_sp_reorder(lua_State *L) {
@@ -205,6 +218,10 @@ static int l_sp_reorder(lua_State *L) {
   if (c.ptr->dtype != GA_INT32 || c.ind->dtype != GA_INT32 || !(c.ptr->flags & GA_F_C) || !(c.ind->flags & GA_F_C) ||
       n < 0 || n > 0x7fffffff || c.ptr->size != n + 1 || c.ind->size > 0x7fffffff)
     ga_error(L, "%s: internal: a CSR pattern with int32 indices is needed", fname);
+  int which = strcmp(method, "metis") == 0 ? 0 : strcmp(method, "symamd") == 0 ? 1 : strcmp(method, "symrcm") == 0 ? 2 : -1;
+  if (which < 0) ga_error(L, "%s: internal: unknown ordering %s", fname, method);
+  ga_check_device(L, ctx, c.ptr, fname);
+  ga_check_device(L, ctx, c.ind, fname);
   c.n = (int)n;
   c.nnz = (int)c.ind->size;
   lua_settop(L, 4);
@@ -212,16 +229,24 @@ static int l_sp_reorder(lua_State *L) {
   ga_array *out = ga_new_array(L, ctx, GA_INT32, 1, &n64);                  /* 5 */
   if (c.n == 0) return 1;
   int *hp, *hi;
-  host_pattern(L, &c, &hp, &hi);
+  host_pattern(L, &c, &hp, &hi, fname);
   int *perm = (int *)lua_newuserdatauv(L, (size_t)c.n * sizeof(int), 0);
+  for (int k = 0; k < c.n; k++) perm[k] = -1;
   cusolverSpHandle_t h = sp_handle(L);
   cusparseMatDescr_t d = push_descr(L, fname);
   int st;
-  if (strcmp(method, "metis") == 0) st = cusolverSpXcsrmetisndHost(h, c.n, c.nnz, d, hp, hi, NULL, perm);
-  else if (strcmp(method, "symamd") == 0) st = cusolverSpXcsrsymamdHost(h, c.n, c.nnz, d, hp, hi, perm);
-  else if (strcmp(method, "symrcm") == 0) st = cusolverSpXcsrsymrcmHost(h, c.n, c.nnz, d, hp, hi, perm);
-  else return ga_error(L, "%s: internal: unknown ordering %s", fname, method);
+  if (which == 0) st = cusolverSpXcsrmetisndHost(h, c.n, c.nnz, d, hp, hi, NULL, perm);
+  else if (which == 1) st = cusolverSpXcsrsymamdHost(h, c.n, c.nnz, d, hp, hi, perm);
+  else st = cusolverSpXcsrsymrcmHost(h, c.n, c.nnz, d, hp, hi, perm);
   SVCHECK(st, "scipy.sparse.linalg.spsolve: cusolverSpXcsr<ordering>Host");
+  /* a permutation or nothing: its entries index b and x on the device */
+  char *seen = (char *)lua_newuserdatauv(L, (size_t)c.n, 0);
+  memset(seen, 0, (size_t)c.n);
+  for (int k = 0; k < c.n; k++) {
+    if (perm[k] < 0 || perm[k] >= c.n || seen[perm[k]])
+      ga_error(L, "%s: internal: the %s ordering is not a permutation of %d rows", fname, method, c.n);
+    seen[perm[k]] = 1;
+  }
   ga_to_device(L, ctx, out->data, perm, (size_t)c.n * sizeof(int));
   lua_pushvalue(L, 5);
   return 1;
@@ -237,13 +262,17 @@ typedef struct {
   cusparseSpSVDescr_t sv;
 } sv_descs;
 
-static int sv_gc(lua_State *L) {
-  sv_descs *d = (sv_descs *)lua_touserdata(L, 1);
+static void sv_free(sv_descs *d) {
   if (d->sv) cusparseSpSV_destroyDescr(d->sv);
   if (d->X) cusparseDestroyDnVec(d->X);
   if (d->Y) cusparseDestroyDnVec(d->Y);
   if (d->A) cusparseDestroySpMat(d->A);
   memset(d, 0, sizeof *d);
+}
+
+static int sv_gc(lua_State *L) {
+  sv_descs *d = (sv_descs *)lua_touserdata(L, 1);
+  if (d) sv_free(d);
   return 0;
 }
 
@@ -256,7 +285,8 @@ static int l_sp_sv(lua_State *L) {
   get_csr(L, 1, 2, &c, fname);
   ga_array *b = get_vector(L, 5, &c, fname);
   int lower = lua_toboolean(L, 6), unit = lua_toboolean(L, 7);
-  int trans = (int)luaL_optinteger(L, 8, 0);
+  lua_Integer trans = luaL_optinteger(L, 8, 0);
+  if (trans < 0 || trans > 2) ga_error(L, "%s: internal: trans must be 0, 1 or 2, got %I", fname, trans);
   lua_settop(L, 8);
   ga_state *ctx = ga_ctx(L);
   int64_t n64 = c.n;
@@ -293,9 +323,11 @@ static int l_sp_sv(lua_State *L) {
           "spsolve_triangular: cusparseSpSV_analysis");
   SPCHECK(cusparseSpSV_solve(h, op, alpha, d->A, d->X, d->Y, dt, CUSPARSE_SPSV_ALG_DEFAULT, d->sv),
           "spsolve_triangular: cusparseSpSV_solve");
-  lua_pushvalue(L, 10);
-  sv_gc(L);          /* the descriptors go now: the solve is queued, its buffer stays with the pool */
-  lua_pop(L, 1);
+  /* the descriptors go now (the solve is queued; its buffer, at 11, stays
+  ** referenced until this returns and then goes back to the stream-ordered
+  ** pool). Freed through d itself: sv_gc reads its argument slot, which in
+  ** this frame is n, and dereferencing that NULL userdata was the crash */
+  sv_free(d);
   lua_pushvalue(L, 9);
   return 1;
 }
@@ -357,12 +389,15 @@ static int l_sp_ilu0(lua_State *L) {
   }
   SPCHECK(st, "spilu: cusparse<t>csrilu02_analysis");
   int pos = -1;
-  /* a structural zero (a missing diagonal) shows here */
-  if (cusparseXcsrilu02_zeroPivot(h, *info, &pos) == CUSPARSE_STATUS_ZERO_PIVOT) {
+  /* a structural zero (a missing diagonal) shows here; pos is a host
+  ** pointer (the handle's pointer mode is never changed from host) */
+  st = cusparseXcsrilu02_zeroPivot(h, *info, &pos);
+  if (st == CUSPARSE_STATUS_ZERO_PIVOT) {
     lua_pushvalue(L, 5);
     lua_pushinteger(L, pos);
     return 2;
   }
+  SPCHECK(st, "spilu: cusparseXcsrilu02_zeroPivot");
   switch (c.t) {
     case GA_FLOAT32: st = cusparseScsrilu02(h, c.n, c.nnz, d, (float *)v, p, i, *info, pol, buf); break;
     case GA_FLOAT64: st = cusparseDcsrilu02(h, c.n, c.nnz, d, (double *)v, p, i, *info, pol, buf); break;
@@ -371,7 +406,11 @@ static int l_sp_ilu0(lua_State *L) {
   }
   SPCHECK(st, "spilu: cusparse<t>csrilu02");
   pos = -1;
-  if (cusparseXcsrilu02_zeroPivot(h, *info, &pos) != CUSPARSE_STATUS_ZERO_PIVOT) pos = -1;   /* synchronises */
+  st = cusparseXcsrilu02_zeroPivot(h, *info, &pos);                         /* synchronises */
+  if (st != CUSPARSE_STATUS_ZERO_PIVOT) {
+    SPCHECK(st, "spilu: cusparseXcsrilu02_zeroPivot");
+    pos = -1;
+  }
   lua_pushvalue(L, 5);
   lua_pushinteger(L, pos);
   return 2;
@@ -423,7 +462,7 @@ static int l_sp_lu(lua_State *L) {
   SPCHECK(cusparseSetMatType(o->descr, CUSPARSE_MATRIX_TYPE_GENERAL), "splu: cusparseSetMatType");
   SPCHECK(cusparseSetMatIndexBase(o->descr, CUSPARSE_INDEX_BASE_ZERO), "splu: cusparseSetMatIndexBase");
   int *hp, *hi;
-  host_pattern(L, &c, &hp, &hi);                                             /* 7, 8 */
+  host_pattern(L, &c, &hp, &hi, fname);                                      /* 7, 8 */
   size_t isz = (size_t)ga_dtypes[c.t].itemsize;
   void *hv = lua_newuserdatauv(L, (size_t)(c.nnz > 0 ? c.nnz : 1) * isz, 0);  /* 9 */
   if (c.nnz > 0) ga_to_host(L, ctx, hv, c.val->data, (size_t)c.nnz * isz);
@@ -521,8 +560,11 @@ static int l_sp_lu_extract(lua_State *L) {
   lu_obj *o = check_lu(L, 1, fname);
   lua_settop(L, 1);
   cusolverSpHandle_t h = sp_handle(L);
-  int nl = 0, nu = 0, n = o->n;
+  int nl = -1, nu = -1, n = o->n;
   SVCHECK(cusolverSpXcsrluNnzHost(h, &nl, &nu, o->info), "splu: cusolverSpXcsrluNnzHost");
+  /* the arrays below are sized by these counts and filled by cuSOLVER */
+  if (nl < 0 || nu < 0 || (double)nl > (double)n * n || (double)nu > (double)n * n)
+    ga_error(L, "%s: internal: cuSOLVER reported %d and %d entries for the %d x %d factors", fname, nl, nu, n, n);
   size_t isz = (size_t)ga_dtypes[o->t].itemsize;
   int *P = (int *)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof(int), 0);       /* 2 */
   int *Q = (int *)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof(int), 0);       /* 3 */

@@ -12,6 +12,7 @@
 package.path = "tools/?.lua;" .. package.path
 local gen = require "difftest.gen"
 local compare = require "difftest.compare"
+local sides = require "difftest.sides"
 
 local opts = { n = 200, seed = os.time(), python = "python3", out = "build/difftest" }
 do
@@ -38,75 +39,9 @@ local programs = {}
 for id = 1, opts.n do programs[id] = gen.program(id, opts.seed * 1000 + id) end
 
 -- the NumPy side: every program in one process
-local PY_HEAD = [[
-import math, sys, warnings
-import numpy as np
-warnings.simplefilter("ignore")
-np.seterr(all="ignore")
-if hasattr(np, "_set_promotion_state"):   # NumPy 1.24-1.26: NEP 50's weak scalars, as NumPy 2
-    try:
-        np._set_promotion_state("weak")
-    except Exception:
-        pass
-
-def num(f):
-    f = float(f)
-    if f != f:
-        return "nan"
-    if f == math.inf:
-        return "inf"
-    if f == -math.inf:
-        return "-inf"
-    return repr(f)
-
-def make_emit(out):
-    def emit(name, v):
-        a = np.asarray(v)
-        vals = []
-        for x in a.ravel().tolist():
-            if isinstance(x, bool):
-                vals.append("1" if x else "0")
-            elif isinstance(x, int):
-                vals.append(str(x))
-            elif isinstance(x, complex):
-                vals.append(num(x.real) + ":" + num(x.imag))
-            else:
-                vals.append(num(x))
-        out.append("%s\t%s\t%s\t%s" % (name, a.dtype.name, ",".join(str(d) for d in a.shape), " ".join(vals)))
-    return emit
-
-]]
-local PY_TAIL = [[
-
-for pid, f in PROGRAMS:
-    out = []
-    try:
-        f(make_emit(out))
-    except Exception as e:
-        out = ["!error\t%s: %s" % (type(e).__name__, str(e).replace("\n", " ").replace("\t", " "))]
-    print("@%d" % pid)
-    for line in out:
-        print(line)
-sys.stdout.flush()
-]]
-
-local pyfile = opts.out .. "/programs.py"
-do
-  local f = assert(io.open(pyfile, "w"))
-  f:write(PY_HEAD)
-  local list = {}
-  for _, p in ipairs(programs) do
-    f:write(p.py, "\n")
-    list[#list + 1] = ("(%d, p%d)"):format(p.id, p.id)
-  end
-  f:write("PROGRAMS = [", table.concat(list, ", "), "]\n", PY_TAIL)
-  f:close()
-end
-local pipe = assert(io.popen(("%s '%s'"):format(opts.python, pyfile)))
-local py = compare.parse_blocks(pipe:read("a"))
-local ok_close, _, code = pipe:close()
-if not ok_close then
-  print(("difftest: %s %s failed (exit %s): is numpy installed?"):format(opts.python, pyfile, tostring(code)))
+local py, py_failed = sides.numpy(programs, opts.python, opts.out)
+if not py then
+  print("difftest: " .. py_failed)
   print(("difftest: %d programs, 0 passed, %d failed"):format(opts.n, opts.n))
   os.exit(1)
 end
@@ -125,16 +60,7 @@ end
 
 -- the gpuarray side, in this process
 local ga = require "gpuarray"
-local function run_lua(p)
-  local out = {}
-  local chunk, err = load(p.lua, "=program" .. p.id)
-  if not chunk then return { { error = "load: " .. err } } end
-  local ok, e = pcall(function()
-    chunk()(ga, function(name, v) out[#out + 1] = compare.lua_entry(name, v) end)
-  end)
-  if not ok then return { { error = tostring(e) } } end
-  return out
-end
+local function run_lua(p) return sides.gpuarray(ga, p) end
 
 local passed, failed = 0, 0
 for _, p in ipairs(programs) do

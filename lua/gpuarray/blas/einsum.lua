@@ -7,6 +7,7 @@
 -- has beyond its letters; without "->" the output is NumPy's implicit one
 -- (indices seen once, in alphabetical order, after the ellipsis axes).
 return function(ga)
+  local api = require "gpuarray.api"
   local internal = require("gpuarray.internal")
   local core = ga._core
   local fail = internal.fail
@@ -111,8 +112,7 @@ return function(ga)
     return ga.matmul(a, b):reshape(shape), lt
   end
 
-  function ga.einsum(subscripts, ...)
-    if type(subscripts) ~= "string" then fail("einsum: the first argument is the subscripts string") end
+  local function compute(subscripts, ...)
     local ops = table.pack(...)
     if ops.n == 0 then fail("einsum: no operands") end
     local spec = subscripts:gsub("%s", "")
@@ -210,4 +210,20 @@ return function(ga)
     if x.ndim == 0 and internal.is_array(x) then return x end
     return ga.ascontiguousarray(x)
   end
+
+  api.def(ga, [[
+einsum(subscripts: string, ...: array_like, *, out: ndarray?, dtype: dtype?, optimize: boolean|string|list?) -> ndarray
+Einstein summation over the operands (NumPy's subscripts: "ij,jk->ik", "...", implicit output;
+a letter repeated inside one operand takes its diagonal, "ii" is the trace). dtype casts the result
+(NumPy computes in it; the products here run in the operands' promoted dtype); optimize is accepted
+for NumPy's signature (the contraction runs left to right).
+]], function(subscripts, out, dtype, _, ...)
+    local r = compute(subscripts, ...)
+    if dtype ~= nil then r = r:astype(ga.dtype(dtype).name) end
+    if out ~= nil then
+      internal.check_out(out, r.shape, "einsum"):set(r)
+      return out
+    end
+    return r
+  end)
 end

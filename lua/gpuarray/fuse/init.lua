@@ -246,16 +246,17 @@ return function(ga)
   function FusedMT.__tostring(self) return "gpuarray.fuse(" .. self.name .. ")" end
 
   --- ga.fuse(fn[, {name=}]) -> a callable; `ga.fuse{name=}` returns a decorator
-  function ga.fuse(fn, opts)
-    if type(fn) == "table" and opts == nil then
-      return function(f) return ga.fuse(f, fn) end
-    end
-    if type(fn) ~= "function" then fail("fuse: expected a function, got " .. type(fn)) end
-    opts = internal.opts(opts, "fuse")
-    local name = opts.name or "fused_kernel"
-    if type(name) ~= "string" or not name:match("^[%a][%w_]*$") then
-      fail("fuse: name must be a C identifier")
-    end
+  local function fuse(fn, name)
+    if not name:match("^[%a][%w_]*$") then fail("fuse: name must be a C identifier") end
     return setmetatable({ _fn = fn, name = name, _cache = {} }, FusedMT)
   end
+  require("gpuarray.api").def(ga, [[
+fuse(fn: function?, *, name|kernel_name: string = "fused_kernel") -> callable
+Traces the Lua function over symbolic arrays and compiles one elementwise kernel (plus one final
+reduction if fn ends in one), cached by argument dtypes and ndims. Without fn (ga.fuse{name = "k"})
+it returns a decorator: a function of fn.
+]], function(fn, name)
+    if fn == nil then return function(f) return fuse(f, name) end end
+    return fuse(fn, name)
+  end)
 end

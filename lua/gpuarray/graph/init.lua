@@ -6,14 +6,13 @@ return function(ga)
   local core = ga._core
   local graph = {}
 
-  --- ga.graph.capture(fn[, stream]) -> graph. fn(stream) runs once, with
-  -- stream current and capturing; what it queues becomes the graph. Without
-  -- a stream a new non-blocking one is made (g.stream keeps it). If fn
-  -- raises, the capture is thrown away and the error goes on.
-  function graph.capture(fn, stream)
-    if type(fn) ~= "function" then
-      error("gpuarray: graph.capture: expected a function, got " .. type(fn), 0)
-    end
+  local api = require "gpuarray.api"
+  api.def(graph, [[
+graph.capture(fn: function, stream: Stream?) -> Graph
+fn(stream) runs once with the stream current and capturing; what it queues becomes the graph
+(g:launch([stream]) replays it). Without a stream a new non-blocking one is made. If fn raises,
+the capture is thrown away and the error goes on.
+]], function(fn, stream)
     local s = stream
     if s == nil then
       s = ga.Stream({ non_blocking = true })
@@ -22,13 +21,13 @@ return function(ga)
     end
     local _ <close> = s:scope()
     s:begin_capture()
-    local ok, err = pcall(fn, s)
+    local ok, err = pcall(api.call_user, fn, s)   -- the user's errors pass unchanged
     if not ok then
       core.runtime.abort_capture(s)
       error(err, 0)
     end
     return s:end_capture()
-  end
+  end)
 
   ga.graph = graph
 end

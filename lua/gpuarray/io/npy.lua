@@ -59,15 +59,68 @@ local function parse_shape(text, what)
   return shape
 end
 
-local function parse_dict(text, what)
-  local descr = text:match("['\"]descr['\"]%s*:%s*['\"]([^'\"]*)['\"]")
-  local fortran = text:match("['\"]fortran_order['\"]%s*:%s*(%a+)")
-  local shape_text = text:match("['\"]shape['\"]%s*:%s*(%b())")
-  if not (descr and fortran and shape_text) then
-    fail(("load: %s: malformed .npy header"):format(what))
+-- The header is a Python dict literal that NumPy reads with
+-- ast.literal_eval: quoted keys, and values that are quoted strings, words
+-- (True, False) or tuples. A key given twice keeps its last value, as a
+-- Python dict does; NumPy refuses keys other than its three, and so do we.
+local KEYS = { descr = true, fortran_order = true, shape = true }
+local function read_dict(text, what)
+  local function bad(why) fail(("load: %s: malformed .npy header (%s)"):format(what, why)) end
+  local pos = text:match("^%s*{()")
+  if not pos then bad("no '{'") end
+  local dict = {}
+  local function skip() pos = text:match("^%s*()", pos) end
+  local function quoted()
+    local q = text:sub(pos, pos)
+    if q ~= "'" and q ~= '"' then return nil end
+    local e = text:find(q, pos + 1, true)
+    if not e then bad("an unterminated string") end
+    local v = text:sub(pos + 1, e - 1)
+    pos = e + 1
+    return v
   end
-  if fortran ~= "True" and fortran ~= "False" then
+  while true do
+    skip()
+    if text:sub(pos, pos) == "}" then pos = pos + 1 break end
+    local key = quoted()
+    if not key then bad("a key is not a quoted string") end
+    if not KEYS[key] then bad(("unknown key '%s'"):format(key)) end
+    skip()
+    if text:sub(pos, pos) ~= ":" then bad("no ':' after '" .. key .. "'") end
+    pos = pos + 1
+    skip()
+    local v, is_string = quoted(), true
+    if not v then
+      is_string = false
+      local tuple = text:match("^%b()", pos)
+      local word = not tuple and text:match("^[%w_]+", pos)
+      v = tuple or word
+      if not v then bad("the value of '" .. key .. "'") end
+      pos = pos + #v
+    end
+    dict[key] = { text = v, string = is_string }
+    skip()
+    local c = text:sub(pos, pos)
+    if c == "," then pos = pos + 1
+    elseif c == "}" then pos = pos + 1 break
+    else bad("no ',' or '}' after '" .. key .. "'") end
+  end
+  if not text:match("^%s*$", pos) then bad("text after the dict") end
+  return dict
+end
+
+local function parse_dict(text, what)
+  local d = read_dict(text, what)
+  if not (d.descr and d.fortran_order and d.shape) then
+    fail(("load: %s: malformed .npy header (it needs descr, fortran_order and shape)"):format(what))
+  end
+  local descr, fortran, shape_text = d.descr.text, d.fortran_order.text, d.shape.text
+  if not d.descr.string then fail(("load: %s: descr must be a string, not %s"):format(what, descr)) end
+  if d.fortran_order.string or (fortran ~= "True" and fortran ~= "False") then
     fail(("load: %s: fortran_order must be True or False, not %s"):format(what, fortran))
+  end
+  if d.shape.string or shape_text:sub(1, 1) ~= "(" then
+    fail(("load: %s: shape must be a tuple, not %s"):format(what, shape_text))
   end
   local order = descr:sub(1, 1)
   local code = descr:sub(2)
@@ -130,6 +183,8 @@ return function(ga)
   -- a Lua file handle, or a path opened in mode
   local function open(file, mode, fname)
     if io.type(file) == "file" then return file, false end
+    -- io.open reads a C string: "a.npy\0x" would open a.npy (issue 24)
+    if type(file) == "string" and file:find("\0", 1, true) then fail(fname .. ": path contains a NUL byte") end
     local f, err = io.open(file, mode)
     if not f then fail(fname .. ": " .. tostring(err)) end
     return f, true

@@ -1,5 +1,5 @@
 --- The jit's Lua lexer: Lua 5.4 source text into a list of tokens, each
--- {t = kind, v = value, line = n}. Kinds: "name", "number" (v is the Lua
+-- {t = kind, v = value, line = n, pos = first byte, stop = last byte}. Kinds: "name", "number" (v is the Lua
 -- value: integer or float, converted by tonumber as Lua itself would),
 -- "string", "eof", and the keywords and symbols as themselves ("local",
 -- "==", "//", ...). Comments and long brackets are skipped or read as Lua
@@ -26,8 +26,9 @@ local ESCAPES = { a = "\a", b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", v 
 -- fail(line, msg) raises (the caller formats the message).
 function M.tokens(src, first_line, fail)
   local toks, pos, line, n = {}, 1, first_line, #src
+  local start = 1   -- where the token being read begins
 
-  local function push(t, v) toks[#toks + 1] = { t = t, v = v, line = line } end
+  local function push(t, v) toks[#toks + 1] = { t = t, v = v, line = line, pos = start, stop = pos - 1 } end
 
   local function count_lines(s)
     local _, k = s:gsub("\n", "")
@@ -87,6 +88,7 @@ function M.tokens(src, first_line, fail)
   end
 
   while pos <= n do
+    start = pos
     local c = src:sub(pos, pos)
     if c == "\n" then
       line = line + 1
@@ -119,7 +121,7 @@ function M.tokens(src, first_line, fail)
     elseif c == "[" and src:match("^%[=*%[", pos) then
       local l0 = line
       local body = long_bracket("string")
-      toks[#toks + 1] = { t = "string", v = body, line = l0 }
+      toks[#toks + 1] = { t = "string", v = body, line = l0, pos = start, stop = pos - 1 }
     else
       local s3, s2 = src:sub(pos, pos + 2), src:sub(pos, pos + 1)
       local sym = SYMBOLS[s3] and s3 or SYMBOLS[s2] and s2 or SYMBOLS[c] and c
@@ -128,6 +130,7 @@ function M.tokens(src, first_line, fail)
       push(sym)
     end
   end
+  start = n + 1
   push("eof")
   return toks
 end

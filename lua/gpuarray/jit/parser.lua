@@ -344,39 +344,89 @@ end
 
 -------------------------------------------------------------------------------
 
---- The function whose 'function' keyword is on first_line and whose 'end'
--- is on last_line, in text (the source lines first_line..last_line).
--- nparams (optional) tells candidates on one line apart.
--- fail(line, msg) raises.
-function M.parse_function(text, first_line, last_line, nparams, fail)
-  local toks = lexer.tokens(text, first_line, fail)
-  local last_err
+-- Blocks as tokens count them: each of these opens one that 'end' (or,
+-- for repeat, 'until') closes; 'while' and 'for' open theirs with 'do'
+local OPENS = { ["function"] = true, ["do"] = true, ["if"] = true, ["repeat"] = true }
+local CLOSES = { ["end"] = true, ["until"] = true }
+
+--- Every function whose 'function' keyword is on `line` of the token list
+-- toks (a whole chunk, lexed from its first line, so that long strings and
+-- comments are what Lua took them for), with its parameter names and its
+-- 'end', found by counting blocks: a function outside the jit's subset is
+-- found too. Each is {i = index of 'function', params = {names}, vararg,
+-- paren = index of '(', last = index of 'end', method = true for a:b()}.
+function M.functions_on_line(toks, line)
+  local out = {}
   for i, tok in ipairs(toks) do
-    if tok.line > first_line then break end
-    if tok.t == "function" then
-      local p = setmetatable({ toks = toks, i = i + 1 }, P)
-      local ok, f = pcall(function()
-        p.fail = function(line, msg) error({ line = line, msg = msg }, 0) end
-        local name
-        if p:check("name") then
-          name = p:name()
-          while p:accept(".") do name = name .. "." .. p:name() end
-          if p:accept(":") then name = name .. ":" .. p:name() end
+    if tok.line > line then break end
+    if tok.t == "function" and tok.line == line then
+      local j, method = i + 1, false
+      if toks[j].t == "name" then       -- function a.b:c(...)
+        j = j + 1
+        while (toks[j].t == "." or toks[j].t == ":") and toks[j + 1].t == "name" do
+          method = method or toks[j].t == ":"
+          j = j + 2
         end
-        return p:funcbody(tok.line, name)
-      end)
-      if ok and f.endline == last_line and (nparams == nil or #f.params == nparams) then
-        -- the name of `local function saxpy` sits before the keyword
-        if not f.name and i > 2 and toks[i - 1].t == "=" and toks[i - 2].t == "name" then f.name = toks[i - 2].v end
-        return f
       end
-      if not ok then
-        if type(f) ~= "table" then error(f, 0) end
-        last_err = f
+      local f = { i = i, params = {}, vararg = false, paren = j, method = method }
+      local ok = toks[j].t == "("
+      j = j + 1
+      while ok and toks[j].t ~= ")" do
+        if toks[j].t == "name" then f.params[#f.params + 1] = toks[j].v
+        elseif toks[j].t == "..." then f.vararg = true
+        elseif toks[j].t ~= "," then ok = false end
+        j = j + 1
+      end
+      if method then table.insert(f.params, 1, "self") end
+      local depth = 1
+      while ok and depth > 0 do
+        j = j + 1
+        local t = toks[j].t
+        if t == "eof" then ok = false
+        elseif OPENS[t] then depth = depth + 1
+        elseif CLOSES[t] then depth = depth - 1 end
+      end
+      if ok then
+        f.last = j
+        out[#out + 1] = f
       end
     end
   end
-  if last_err then fail(last_err.line, last_err.msg) end
+  return out
+end
+
+--- Parse the function whose 'function' keyword is toks[i]. fail(line, msg)
+-- raises.
+function M.parse_function_at(toks, i, fail)
+  local tok = toks[i]
+  local p = setmetatable({ toks = toks, i = i + 1, fail = fail }, P)
+  local name
+  if p:check("name") then
+    name = p:name()
+    while p:accept(".") do name = name .. "." .. p:name() end
+    if p:accept(":") then name = name .. ":" .. p:name() end
+  end
+  local f = p:funcbody(tok.line, name)
+  -- the name of `local saxpy = function` sits before the keyword (not in
+  -- `local a, b = function ..., function ...`: the last name is not the first function's)
+  if not f.name and i > 2 and toks[i - 1].t == "=" and toks[i - 2].t == "name" and
+     (i == 3 or toks[i - 3].t ~= ",") then
+    f.name = toks[i - 2].v
+  end
+  return f
+end
+
+--- The function whose 'function' keyword is on first_line and whose 'end'
+-- is on last_line, in text (the source from first_line on). nparams
+-- (optional) tells candidates on one line apart; the first that is left
+-- is parsed. fail(line, msg) raises.
+function M.parse_function(text, first_line, last_line, nparams, fail)
+  local toks = lexer.tokens(text, first_line, fail)
+  for _, f in ipairs(M.functions_on_line(toks, first_line)) do
+    if toks[f.last].line == last_line and (nparams == nil or #f.params == nparams) then
+      return M.parse_function_at(toks, f.i, fail)
+    end
+  end
   fail(first_line, "cannot find the function's source (is the file changed since it was loaded?)")
 end
 

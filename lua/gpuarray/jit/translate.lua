@@ -13,6 +13,7 @@
 -- the statement and expression methods to Func.
 local types = require "gpuarray.jit.types"
 local parser = require "gpuarray.jit.parser"
+local lexer = require "gpuarray.jit.lexer"
 local builtins = require "gpuarray.jit.builtins"
 
 local T = types.T
@@ -30,42 +31,131 @@ M.error = jit_error
 
 local ast_cache = setmetatable({}, { __mode = "k" })
 
-local function read_lines(path, first, last)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local out, n = {}, 0
-  for l in f:lines("L") do
-    n = n + 1
-    if n >= first then out[#out + 1] = l end
-    if n >= last then break end
+-- The whole text of the chunk fn was loaded from: a function is found in
+-- its chunk lexed from the first line, so that a long string or comment is
+-- what Lua took it for (a line may begin inside one)
+local function chunk_text(info)
+  local src = info.source
+  if src:sub(1, 1) == "=" then
+    error("gpuarray: jit: cannot read the source of a function from the chunk " .. src:sub(2), 0)
   end
+  if src:sub(1, 1) ~= "@" then return src end
+  local f = io.open(src:sub(2), "rb")
+  if not f then error("gpuarray: jit: cannot read the kernel's source file " .. src:sub(2), 0) end
+  local text = f:read("a") or ""
   f:close()
-  return table.concat(out)
+  -- as luaL_loadfile reads it: without a UTF-8 byte order mark, and with a
+  -- first line that starts with '#' (#!/usr/bin/lua) left out
+  if text:sub(1, 3) == "\239\187\191" then text = text:sub(4) end
+  if text:sub(1, 1) == "#" then text = text:gsub("^[^\n]*", "", 1) end
+  return text
 end
 
---- The parsed function (cached per function value)
+-- The part of a Lua 5.4 binary chunk (string.dump) that says what its
+-- function does: the header fields, code and constants; not the upvalues'
+-- places in the enclosing function (a copy compiled alone cannot share
+-- them). nil for another format.
+local function code_of(dump)
+  if dump:byte(5) ~= 0x54 or dump:byte(6) ~= 0 then return nil end
+  local isize, nsize, insize = dump:byte(14), dump:byte(15), dump:byte(13)
+  local pos = 16 + isize + nsize + 1     -- past the header and the closure's upvalue count
+  local start = pos
+  local function size()   -- Lua's dumpSize: 7 bits a byte, the last one marked
+    local v = 0
+    while true do
+      local b = dump:byte(pos) or 0x80
+      pos = pos + 1
+      v = v * 128 + (b & 0x7f)
+      if b >= 0x80 then return v end
+    end
+  end
+  local function skip_string()
+    local n = size()
+    if n > 0 then pos = pos + n - 1 end
+  end
+  skip_string()                           -- the source (none: stripped)
+  size()
+  size()                                  -- linedefined, lastlinedefined
+  pos = pos + 3                           -- numparams, is_vararg, maxstacksize
+  pos = pos + insize * size()             -- the code
+  for _ = 1, size() do                    -- the constants
+    local tt = dump:byte(pos)
+    pos = pos + 1
+    if tt == 3 then pos = pos + isize              -- integer
+    elseif tt == 19 then pos = pos + nsize         -- float
+    elseif tt == 4 or tt == 20 then skip_string()  -- short and long strings
+    elseif tt ~= 0 and tt ~= 1 and tt ~= 17 then return nil end   -- nil, false, true
+  end
+  if pos > #dump + 1 then return nil end
+  return dump:sub(start, pos - 1)
+end
+
+-- Does the candidate (of functions_on_line) compile to fn's code? It is
+-- compiled alone, at fn's line, with fn's upvalues declared as locals
+-- around it, so that every name resolves as in fn; loading it runs nothing
+-- of the user's code.
+local function compiles_to(fn, info, text, toks, cand)
+  local want = code_of(string.dump(fn, true))
+  if not want then return false end
+  local decl, seen = {}, {}
+  for i = 1, info.nups do
+    local name = debug.getupvalue(fn, i)
+    if name and name ~= "_ENV" and name:match("^[%a_][%w_]*$") and not seen[name] then
+      seen[name] = true
+      decl[#decl + 1] = name
+    end
+  end
+  local params = text:sub(toks[cand.paren].pos + 1, toks[cand.last].stop)
+  if cand.method then params = (toks[cand.paren + 1].t == ")" and "self" or "self, ") .. params end
+  local chunk = (#decl > 0 and "local " .. table.concat(decl, ", ") .. "; " or "") ..
+                ("\n"):rep(info.linedefined - 1) .. "return function(" .. params
+  local loaded = load(chunk, "=jit", "t", {})
+  if not loaded then return false end
+  local ok, copy = pcall(loaded)
+  return ok and type(copy) == "function" and code_of(string.dump(copy, true)) == want
+end
+
+--- The parsed function (cached per function value). It is found in its
+-- chunk by the line of its 'function' keyword and of its 'end', its
+-- parameter names and whether it takes '...'; functions that share all of
+-- these (two on one line) are told apart by compiling each and comparing
+-- its code with fn's. Where that cannot tell, it raises: another function
+-- is never translated.
 function M.ast(fn)
   local a = ast_cache[fn]
   if a then return a end
   local info = debug.getinfo(fn, "Su")
   if info.what ~= "Lua" then error("gpuarray: jit: a kernel must be a Lua function, not a C function", 0) end
   if info.linedefined == 0 then error("gpuarray: jit: a kernel must be a function, not a main chunk", 0) end
-  local src = info.source
-  local text
-  if src:sub(1, 1) == "@" then
-    text = read_lines(src:sub(2), info.linedefined, info.lastlinedefined)
-    if not text then error("gpuarray: jit: cannot read the kernel's source file " .. src:sub(2), 0) end
-  elseif src:sub(1, 1) == "=" then
-    error("gpuarray: jit: cannot read the source of a function from the chunk " .. src:sub(2), 0)
-  else
-    local lines, n = {}, 0
-    for l in (src .. "\n"):gmatch("([^\n]*)\n") do
-      n = n + 1
-      if n >= info.linedefined and n <= info.lastlinedefined then lines[#lines + 1] = l end
+  local text = chunk_text(info)
+  local first = info.linedefined
+  local lexed, toks = pcall(lexer.tokens, text, 1, jit_error)
+  if not lexed then jit_error(first, "cannot read the function's source (is the file changed since it was loaded?)") end
+  local params = {}
+  for i = 1, info.nparams do params[i] = debug.getlocal(fn, i) end
+  local found = {}
+  for _, f in ipairs(parser.functions_on_line(toks, first)) do
+    if toks[f.last].line == info.lastlinedefined and f.vararg == info.isvararg and
+       table.concat(f.params, ",") == table.concat(params, ",") then
+      found[#found + 1] = f
     end
-    text = table.concat(lines, "\n")
   end
-  a = parser.parse_function(text, info.linedefined, info.lastlinedefined, info.nparams, jit_error)
+  if #found > 1 then
+    local same = {}
+    for _, f in ipairs(found) do
+      if compiles_to(fn, info, text, toks, f) then same[#same + 1] = f end
+    end
+    if #same == 0 then
+      jit_error(first, ("%d functions on this line take (%s) and end on line %d, and their code cannot tell which " ..
+                        "one this is: put it on a line of its own"):format(#found, table.concat(params, ", "),
+                                                                      info.lastlinedefined))
+    end
+    found = same   -- any of them: they compile to the same code
+  end
+  if #found == 0 then
+    jit_error(first, "cannot find the function's source (is the file changed since it was loaded?)")
+  end
+  a = parser.parse_function_at(toks, found[1].i, jit_error)
   a.source = info.short_src
   ast_cache[fn] = a
   return a

@@ -420,7 +420,7 @@ return function(ga)
         end
       end
     else
-      local list = internal.int_list(indices, fname, "indices")
+      local list = internal.int_list(indices, fname, "indices", math.huge)   -- data: any length
       for _, v in ipairs(list) do
         if v < 1 or v > n then fail(("%s: index %d out-of-bounds in %s.reduceat [1, %d]"):format(fname, v, name, n)) end
       end

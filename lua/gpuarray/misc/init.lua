@@ -172,10 +172,12 @@ printed ("stdout") or returned as a table ("dicts").
   end)
 
   def(ga, [[
-who(vardict: table?) -> nil
+who(vardict: dict?) -> nil
 Prints the ndarrays of vardict (default: the global table) with their
 shape, bytes and dtype, as NumPy's who, and the total bytes.
 ]], function(vardict)
+    -- vardict is a dict: a table of names ({x = x}) is the value, never
+    -- the options table
     vardict = vardict or _G
     local rows, seen, total = {}, {}, 0
     local names = {}

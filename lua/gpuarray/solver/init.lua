@@ -4,11 +4,14 @@
 --
 -- Layout: the solver works on column-major matrices. The C-order memory of
 -- a row-major X is column-major X^T, so most routines hand cuSOLVER a plain
--- copy and pick the factorisation of X^T that gives what they want (det A^T
--- = det A; Cholesky's upper factor of conj(A) is L; the inverse of A^T read
--- back row-major is A^{-1}). Only qr, solve (as CuPy does) and svd (of the
--- long side) transpose. Leading axes are
--- a batch; the inputs are copied, never changed.
+-- copy and pick the factorisation of X^T that gives what they want
+-- (Cholesky's upper factor of conj(A) is L). The LU routines (solve, inv,
+-- det, slogdet) all factor column-major A itself, as LAPACK does under
+-- NumPy: the LU of A^T rounds differently, and one of them may find an
+-- exactly zero pivot where the other finds 1e-16 (issue 24: inv and det
+-- missed a singular matrix solve caught). qr and svd (of the long side)
+-- transpose too. Leading axes are a batch; the inputs are copied, never
+-- changed.
 --
 -- Every public function is declared (API.md §0, lua/gpuarray/api): the
 -- binder checks types and options, the implementation receives every
@@ -81,10 +84,11 @@ return function(ga)
     cmem = cmem, fmem = fmem, from_cm = from_cm, conj_if = conj_if, is_complex = is_complex, cat = cat,
     batch_of = batch_of }
 
-  --- LU of a copy of a (column-major a when cm, else its plain memory:
-  -- column-major A^T); raises on singular when fname is given
-  local function lu(a, dt, fname, cm)
-    local A = cm and fmem(a, dt) or cmem(a, dt)
+  --- LU of a column-major copy of a; raises "matrix is singular" (an
+  -- exactly zero pivot, LAPACK's info > 0) when fname is given. Every LU
+  -- routine (solve, inv, det, slogdet, scipy.linalg's) factors A itself
+  local function lu(a, dt, fname)
+    local A = fmem(a, dt)
     local ipiv, info, where = core.solver.getrf(A)
     if fname and info > 0 then check_info(info, a.ndim > 2 and where, fname, "matrix is singular") end
     return A, ipiv, info, where
@@ -111,7 +115,7 @@ Raises "matrix is singular" for an exactly zero pivot of the LU.
     if not ok then fail("linalg.solve: batch axes of a and b cannot be broadcast") end
     -- LU of column-major A, as CuPy (the transposed solve on A^T's LU was
     -- 4% slower on the H200 at n = 4096)
-    local A, ipiv = lu(ga.broadcast_to(a, cat(batch, { n, n })), dt, "solve", true)
+    local A, ipiv = lu(ga.broadcast_to(a, cat(batch, { n, n })), dt, "solve")
     local B = fmem(ga.broadcast_to(b2, cat(batch, { n, sb[#sb] })), dt)
     core.solver.getrs(A, ipiv, B, false)
     local x = ga.ascontiguousarray(from_cm(B))
@@ -127,17 +131,17 @@ The inverse of each square matrix of a (leading axes are batches); raises "matri
     a, n = square(a, "inv")
     local dt = solver_dtype(a)
     local A, ipiv = lu(a, dt, "inv")
-    -- (A^T)^{-1} column-major is A^{-1} row-major: solve against I as it is
     local I = ga.eye(n, dt)
     if a.ndim > 2 then I = ga.ascontiguousarray(ga.broadcast_to(I, a.shape)) end
-    core.solver.getrs(A, ipiv, I, false)
-    return I
+    core.solver.getrs(A, ipiv, I, false)   -- I is its own column-major copy; now A^{-1} column-major
+    return ga.ascontiguousarray(from_cm(I))
   end)
 
-  -- the diagonal of U and the permutation's parity, from an LU; zero: the
-  -- matrices with an exactly zero pivot (singular). Their det is 0 whatever
-  -- follows the zero in U: LAPACK stops scaling there, but a batched LU may
-  -- divide by it and leave NaN (CuPy's issue 2650 with cuBLAS's)
+  -- the diagonal of U and the permutation's parity, from solve's LU; zero:
+  -- the matrices with an exactly zero pivot (singular: inv and solve raise
+  -- for exactly these). Their det is 0 whatever follows the zero in U:
+  -- LAPACK stops scaling there, but a batched LU may divide by it and leave
+  -- NaN (CuPy's issue 2650 with cuBLAS's)
   local function lu_parts(a, fname)
     local n
     a, n = square(a, fname)

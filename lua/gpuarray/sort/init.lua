@@ -303,7 +303,9 @@ ga.searchsorted(self, v, side, sorter): 1-based insertion positions.
       if kind ~= "f" and kind ~= "c" then return ga[which](x, opts) end
       if x.size == 0 then return ga[which](x, opts) end   -- argmax's own error
       local nan = ga.isnan(x)
-      local allnan = ga.all(nan, { axis = axis })
+      -- no axis: over every element ({ axis = nil } would be `{}`, an
+      -- empty axis list: all() over no axis)
+      local allnan = axis == nil and ga.all(nan) or ga.all(nan, axis)
       if ga.any(allnan):item() then fail(fname .. ": All-NaN slice encountered") end
       local filled = ga.where(nan, kind == "c" and { fill, 0 } or fill, x)
       return ga[which](filled, opts)

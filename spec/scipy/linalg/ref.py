@@ -130,6 +130,12 @@ Neg = np.array([[-2.0, 0.5], [0.1, 3.0]])
 put("neg", Neg)
 put("sqrtm_neg", sl.sqrtm(Neg))
 put("logm_neg", sl.logm(Neg))
+# a negative eigenvalue (-3) and a complex pair just above the negative axis
+# (-1.998 -+ i): the turn off the cut must stay below the pair's angle
+Near = np.array([[-1.998, -1.0, 0.0], [1.0, -1.998, 0.0], [0.0, 0.5, -3.0]])
+put("near", Near)
+put("sqrtm_near", sl.sqrtm(Near))
+put("logm_near", sl.logm(Near))
 
 # special matrices
 put("toeplitz_1", sl.toeplitz([1, 2, 3], [1, 4, 5, 6]))

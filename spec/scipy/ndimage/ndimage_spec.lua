@@ -63,7 +63,8 @@ describe("scipy.ndimage", function()
     helper.assert_gaerror(function() nd.zoom({ 1, 2 }, 2, nil, 3, "nearst") end, "scipy.ndimage.zoom")
   end)
 
-  helper.gpu_it("filters: every mode against SciPy (gaussian, uniform, median, minimum, maximum1d, correlate1d, sobel)", function()
+  helper.gpu_it("filters: every mode against SciPy (gaussian, uniform, median, minimum, maximum1d, correlate1d, "
+    .. "sobel)", function()
     local img = ga.array(R.img, "float64")
     for _, m in ipairs(MODES) do
       close(R["gauss/" .. m], nd.gaussian_filter(img, 1.0, 0, nil, m, 0.5), 1e-12, "gaussian " .. m)
@@ -79,7 +80,8 @@ describe("scipy.ndimage", function()
     close(R["gauss/reflect"], f32, 1e-5, "gaussian float32 (the tiled passes)")
   end)
 
-  helper.gpu_it("filters: correlate, convolve, derivatives, rank, percentile, integer dtypes, generic_filter", function()
+  helper.gpu_it("filters: correlate, convolve, derivatives, rank, percentile, integer dtypes, generic_filter",
+    function()
     local img = ga.array(R.img, "float64")
     close(R.correlate, nd.correlate(img, R.w, nil, "mirror"), 1e-12, "correlate")
     close(R.convolve, nd.convolve(img, R.w, nil, "wrap", 0, { 0, 1 }), 1e-12, "convolve")
@@ -94,6 +96,9 @@ describe("scipy.ndimage", function()
     local u8 = nd.uniform_filter(ga.array(R.img_u8, "uint8"), 3)
     assert.are.equal("uint8", u8.dtype)
     close(R.uniform_u8, u8, nil, "uniform uint8 (truncation)")
+    local u1 = nd.uniform_filter1d(ga.array(R.img_i32, "int32"), 4, 1, nil, "nearest")
+    assert.are.equal("int32", u1.dtype)
+    close(R.uniform1d_i32, u1, nil, "uniform_filter1d int32 (negative means truncate toward 0)")
     close(R.median_i32, nd.median_filter(ga.array(R.img, "float64"):mul_(100):astype("int32"), 5), nil, "median int32")
     local mean = nd.generic_filter(img, function(v, n)
       local s = 0.0
@@ -105,7 +110,8 @@ describe("scipy.ndimage", function()
     helper.assert_gaerror(function() nd.correlate(img, { 1, 2 }) end, "incorrect shape")
   end)
 
-  helper.gpu_it("interpolation: zoom and shift for every mode and order 0-5, map_coordinates, affine, rotate", function()
+  helper.gpu_it("interpolation: zoom and shift for every mode and order 0-5, map_coordinates, affine, rotate",
+    function()
     local img = ga.array(R.img, "float64")
     for _, m in ipairs(MODES) do
       for order = 0, 5 do
@@ -117,7 +123,8 @@ describe("scipy.ndimage", function()
     end
     close(R.zoom_grid, nd.zoom(img, 2, nil, 3, "grid-constant", 0, true, { grid_mode = true }), 1e-9, "zoom grid_mode")
     for order = 0, 5 do
-      close(R["mapc/" .. order], nd.map_coordinates(img, R.crd, nil, order, "reflect"), 1e-9, "map_coordinates " .. order)
+      close(R["mapc/" .. order], nd.map_coordinates(img, R.crd, nil, order, "reflect"), 1e-9,
+            "map_coordinates " .. order)
     end
     close(R.affine, nd.affine_transform(img, { { 0.9, 0.2 }, { -0.1, 1.1 } }, { 0.5, -0.3 }, { 5, 8 }), 1e-9, "affine")
     close(R.rotate, nd.rotate(img, 30, nil, true, nil, 1), 1e-9, "rotate 30")
@@ -175,7 +182,8 @@ describe("scipy.ndimage", function()
     local img = ga.array(R.img, "float64")
     close(R.grey_erosion, nd.grey_erosion(img, { 3, 2 }), nil, "grey_erosion")
     close(R.grey_dilation, nd.grey_dilation(img, nil, R.fp), nil, "grey_dilation footprint")
-    close(R.grey_dilation_st, nd.grey_dilation(img, nil, nil, { { 0, 1 }, { 2, 0.5 } }), 1e-12, "grey_dilation structure")
+    close(R.grey_dilation_st, nd.grey_dilation(img, nil, nil, { { 0, 1 }, { 2, 0.5 } }), 1e-12,
+          "grey_dilation structure")
     close(R.grey_opening, nd.grey_opening(img, 3), nil, "grey_opening")
     close(R.white_tophat, nd.white_tophat(img, 3), 1e-12, "white_tophat")
     close(R.black_tophat, nd.black_tophat(img, 3), 1e-12, "black_tophat")

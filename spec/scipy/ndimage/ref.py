@@ -71,6 +71,8 @@ put('percentile', ndi.percentile_filter(img, 70, size=(3, 4)))
 put('median_fp', ndi.median_filter(img, footprint=fp, mode='constant', cval=2))
 put('img_u8', (img * 20).astype(np.uint8))
 put('uniform_u8', ndi.uniform_filter((img * 20).astype(np.uint8), 3))
+put('img_i32', ((img - 5) * 7).astype(np.int32))
+put('uniform1d_i32', ndi.uniform_filter1d(((img - 5) * 7).astype(np.int32), 4, axis=0, mode='nearest'))
 put('median_i32', ndi.median_filter((img * 100).astype(np.int32), 5))
 put('generic_mean', ndi.generic_filter(img, np.mean, size=3, mode='nearest'))
 # interpolation
@@ -192,6 +194,75 @@ put('rbf_P', P)
 put('rbf_d', dv)
 put('rbf', si.RBFInterpolator(P, dv)(pts / 4))
 put('nearestnd', si.NearestNDInterpolator(P, dv)(pts / 4))
+
+# scattered data: random points (a unique Delaunay triangulation), queries
+# inside and outside the hull
+srng = np.random.default_rng(77)
+sP = srng.random((25, 2))
+sv = np.sin(3 * sP[:, 0]) + sP[:, 1] ** 2
+sv2 = np.stack([sv, sP[:, 0] * sP[:, 1]], axis=1)
+sQ = np.vstack([srng.random((10, 2)), [[1.5, 0.5], [-0.2, 0.3]]])
+put('sc_P', sP)
+put('sc_v', sv)
+put('sc_v2', sv2)
+put('sc_Q', sQ)
+put('lnd', si.LinearNDInterpolator(sP, sv)(sQ))
+put('lnd2', si.LinearNDInterpolator(sP, sv2, fill_value=-1.0)(sQ))
+sPs = sP * np.array([1.0, 100.0])
+put('lnd_rescale', si.LinearNDInterpolator(sPs, sv, rescale=True)(sQ * np.array([1.0, 100.0])))
+s3P = srng.random((20, 3))
+s3v = s3P[:, 0] + 2 * s3P[:, 1] * s3P[:, 2]
+s3Q = np.vstack([srng.random((8, 3)) * 0.6 + 0.2, [[2.0, 0.5, 0.5]]])
+put('sc3_P', s3P)
+put('sc3_v', s3v)
+put('sc3_Q', s3Q)
+put('lnd3', si.LinearNDInterpolator(s3P, s3v)(s3Q))
+ct = si.CloughTocher2DInterpolator(sP, sv)
+put('ct', ct(sQ))
+put('ct_grad', ct.grad.reshape(len(sP), 2))
+put('ct2', si.CloughTocher2DInterpolator(sP, sv2)(sQ))
+# NdPPoly (SciPy 1.10's) and NdBSpline (SciPy 1.12's; here the tensor
+# product of 1.10's 1-D B-spline bases, which is its definition)
+tx, ty = np.array([0.0, 0.5, 1.2, 2.0]), np.array([-1.0, 0.0, 1.5])
+tc = srng.standard_normal((3, 2, 3, 2))
+tQ = np.vstack([srng.random((6, 2)) * [2.0, 2.5] + [0.0, -1.0], [[2.5, 0.0], [0.3, -1.4]]])
+tp = si.NdPPoly(tc, (tx, ty))
+put('np_c', tc)
+put('np_x', tx)
+put('np_y', ty)
+put('np_Q', tQ)
+put('np_v', tp(tQ))
+put('np_noext', tp(tQ, extrapolate=False))
+put('np_d10', tp(tQ, nu=(1, 0)))
+put('np_d12', tp(tQ, nu=(1, 2)))
+tc3 = srng.standard_normal((3, 2, 3, 2, 2))
+put('np_c3', tc3)
+put('np_v3', si.NdPPoly(tc3, (tx, ty))(tQ))
+kx, ky = 3, 2
+bx = np.r_[[0.0] * 4, 0.4, 0.9, 1.3, [2.0] * 4]
+by = np.r_[[-1.0] * 3, -0.2, 0.7, [1.5] * 3]
+nx, ny = len(bx) - kx - 1, len(by) - ky - 1
+bc = srng.standard_normal((nx, ny))
+bQ = np.vstack([srng.random((6, 2)) * [2.0, 2.5] + [0.0, -1.0], [[2.3, 0.0]]])
+
+
+def basis(t, k, n, x, nu=0):
+    return np.array([(BS(t, np.eye(n)[j], k).derivative(nu) if nu else BS(t, np.eye(n)[j], k))(x) for j in range(n)])
+
+
+from scipy.interpolate import BSpline as BS
+Bx, By = basis(bx, kx, nx, bQ[:, 0]), basis(by, ky, ny, bQ[:, 1])
+put('nb_tx', bx)
+put('nb_ty', by)
+put('nb_c', bc)
+put('nb_Q', bQ)
+put('nb_v', np.einsum('ij,iq,jq->q', bc, Bx, By))
+Bx1, By2 = basis(bx, kx, nx, bQ[:, 0], 1), basis(by, ky, ny, bQ[:, 1], 2)
+put('nb_d12', np.einsum('ij,iq,jq->q', bc, Bx1, By2))
+bc2 = srng.standard_normal((nx, ny, 2))
+put('nb_c2', bc2)
+put('nb_v2', np.einsum('ijc,iq,jq->qc', bc2, Bx, By))
+put('ct_rescale', si.CloughTocher2DInterpolator(sPs, sv, rescale=True)(sQ * np.array([1.0, 100.0])))
 
 with open(__file__.replace('ref.py', 'ref.lua'), 'w') as f:
     f.write('-- written by ref.py (SciPy 1.10): do not edit\nlocal R = {}\n')

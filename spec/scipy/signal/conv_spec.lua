@@ -35,6 +35,16 @@ describe("scipy.signal convolution and rank filters", function()
     assert.are.same({ { 10 }, { 3 } }, { os, off })
     assert.are.equal(4116, S.fast_len(4111))
     assert.are.equal(1, S.fast_len(1))
+    -- both inputs are padded to the transform length: "same" with in2
+    -- longer than in1 (13 against 4) needs 13 points, not full - start = 10
+    for _, mode in ipairs({ "full", "same", "valid" }) do
+      for _, n in ipairs({ { 4, 13 }, { 13, 4 }, { 1, 9 }, { 6, 6 } }) do
+        local L = S.fft_len(n[1], n[2], mode)
+        assert(L >= n[1] and L >= n[2], ("%s %d %d: length %d"):format(mode, n[1], n[2], L))
+        local start = mode == "full" and 0 or (mode == "same" and (n[2] - 1) // 2 or math.min(n[1], n[2]) - 1)
+        assert(L >= n[1] + n[2] - 1 - start, ("%s %d %d: the window wraps"):format(mode, n[1], n[2]))
+      end
+    end
     for _, n in ipairs({ 7, 11, 13, 1000, 4097 }) do
       local f = S.fast_len(n)
       assert(f >= n)

@@ -58,6 +58,18 @@ describe("scipy.signal LTI systems", function()
     C.close(R.dlsim_ss, { t, yo, xo }, 1e-10, "dlsim ss")
   end)
 
+  it("system methods bind their self (no device needed); dfreqresp's host part gives both w and H", function()
+    local sys = signal.lti(R.b, R.a)
+    local ss = sys:to_ss()
+    assert.are.equal(1, ss.inputs)
+    local back = ss:to_zpk():to_tf():to_ss()
+    assert.are.equal(1, back.outputs)
+    assert.is_not_nil(tostring(sys:to_discrete(0.1)):find("Discrete", 1, true))
+    local S = require("gpuarray.internal").scipy_signal
+    local w, h = S.lti_dfreqresp({ R.bd, R.ad, 0.1 }, nil, 10, false, "scipy.signal.dfreqresp")
+    C.close(R.dfreqresp, { w, h }, 1e-12, "dfreqresp (host)")
+  end)
+
   it("place_poles: single input and full-rank B give SciPy's gain", function()
     local P = R.place
     local K, poles = L.place_poles(P.A, P.B, { -2.0, C.cx({ { -3.0, 1 } })[1], C.cx({ { -3.0, -1 } })[1] }, "YT",

@@ -92,6 +92,10 @@ put("D_power3", dense(S.power(3)))
 put("D_tril", dense(sp.tril(S, -1)))
 put("D_triu1", dense(sp.triu(S, 1)))
 I, J, V = sp.find(S)
+# row-major, as SciPy >= 1.13 (its COO sum_duplicates sorts in C order) and
+# CuPy give them; SciPy 1.10's lexsort put them column by column
+order = np.lexsort((J, I))
+I, J, V = I[order], J[order], V[order]
 put("D_find_I", I + 1)
 put("D_find_J", J + 1)
 put("D_find_V", V)

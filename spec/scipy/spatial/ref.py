@@ -13,6 +13,8 @@ rng = np.random.default_rng(20261129)
 
 
 def lua(v):
+    if isinstance(v, dict):
+        return "{" + ", ".join("%s = %s" % (k, lua(v[k])) for k in sorted(v)) + "}"
     if isinstance(v, (list, tuple)):
         return "{" + ", ".join(lua(x) for x in v) + "}"
     if isinstance(v, np.ndarray):
@@ -83,6 +85,24 @@ out["ball"] = [np.array(sorted(b)) + 1 for b in t.query_ball_point(qs, 0.2)]
 out["ball_len"] = t.query_ball_point(qs, 0.2, return_length=True)
 out["pairs"] = np.array(sorted(t.query_pairs(0.1))) + 1
 out["count"] = t.count_neighbors(ss.KDTree(qs), 0.2)
+# Delaunay: simplices and hull facets as sorted 1-based vertex sets (our
+# numbering and order differ from Qhull's), find_simplex as the vertex
+# set of the simplex found ({} outside), vertex_neighbor_vertices per vertex
+def vsets(rows):
+    return sorted(sorted(int(v) + 1 for v in r) for r in rows)
+
+
+for name, shape in [("del2", (40, 2)), ("del3", (25, 3)), ("del4", (16, 4))]:
+    P = rng.random(shape)
+    tri = ss.Delaunay(P)
+    Q = np.vstack([rng.random((12, shape[1])), rng.random((3, shape[1])) * 3 - 1])
+    found = tri.find_simplex(Q)
+    indptr, indices = tri.vertex_neighbor_vertices
+    out[name] = {"P": P, "Q": Q, "simplices": vsets(tri.simplices), "hull": vsets(tri.convex_hull),
+                 "found": [sorted(int(v) + 1 for v in tri.simplices[f]) if f >= 0 else [] for f in found],
+                 "vnv": [sorted(int(v) + 1 for v in indices[indptr[k]:indptr[k + 1]]) for k in range(len(P))]}
+G = np.array([[i, j] for i in range(5) for j in range(4)], dtype=float)
+out["grid"] = {"P": G, "nsimplex": len(ss.Delaunay(G).simplices)}
 names = sorted(out)
 print("-- written by spec/scipy/spatial/ref.py (SciPy %s); do not edit" % __import__("scipy").__version__)
 print("return {")

@@ -20,8 +20,129 @@ local function near(got, ref, tol, what)
   assert(diff <= tol, ("%s: largest difference %.3g"):format(what or "values", diff))
 end
 
+local function det(A, n)
+  local M = {}
+  for i = 1, n do M[i] = { table.unpack(A[i]) } end
+  local r = 1
+  for c = 1, n do
+    local p = c
+    for i = c + 1, n do if math.abs(M[i][c]) > math.abs(M[p][c]) then p = i end end
+    if M[p][c] == 0 then return 0 end
+    if p ~= c then M[c], M[p], r = M[p], M[c], -r end
+    r = r * M[c][c]
+    for i = c + 1, n do
+      local f = M[i][c] / M[c][c]
+      for j = c, n do M[i][j] = M[i][j] - f * M[c][j] end
+    end
+  end
+  return r
+end
+
+-- sorted vertex sets, as ref.py writes them
+local function vsets(rows)
+  local out = {}
+  for i, r in ipairs(rows) do
+    local t = { table.unpack(r) }
+    table.sort(t)
+    out[i] = t
+  end
+  table.sort(out, function(a, b)
+    for k = 1, math.max(#a, #b) do
+      if a[k] ~= b[k] then return (a[k] or -1) < (b[k] or -1) end
+    end
+    return false
+  end)
+  return out
+end
+
+-- the neighbours agree with the simplices: neighbour k shares every
+-- vertex but the k-th, and names the simplex back; 0s are hull facets
+local function check_neighbors(simplices, neighbors, dim, what)
+  local hull = {}
+  for m, s in ipairs(simplices) do
+    for k = 1, dim + 1 do
+      local nb = neighbors[m][k]
+      if nb == 0 then
+        local f = {}
+        for j = 1, dim + 1 do if j ~= k then f[#f + 1] = s[j] end end
+        hull[#hull + 1] = f
+      else
+        local has = {}
+        for _, v in ipairs(simplices[nb]) do has[v] = true end
+        for j = 1, dim + 1 do
+          if j ~= k then assert(has[s[j]], ("%s: simplex %d and its neighbour %d"):format(what, m, nb)) end
+        end
+        local back = false
+        for _, b in ipairs(neighbors[nb]) do back = back or b == m end
+        assert(back, ("%s: neighbour %d of %d does not name it back"):format(what, nb, m))
+      end
+    end
+  end
+  return hull
+end
+
 describe("scipy.spatial without a GPU", function()
-  it("has CuPy's names (Delaunay aside), each declared, and compiles every metric", function()
+  it("Delaunay's host triangulation is SciPy's (2-D, 3-D, 4-D), empty-sphere, oriented, with its hull", function()
+    local H = spatial._delaunay.host
+    for _, name in ipairs({ "del2", "del3", "del4" }) do
+      local c = R[name]
+      local dim = #c.P[1]
+      local t = H.triangulate(c.P, dim)
+      assert.same(c.simplices, vsets(t.simplices), name .. " simplices")
+      assert.same(c.hull, vsets(check_neighbors(t.simplices, t.neighbors, dim, name)), name .. " hull")
+      for m, s in ipairs(t.simplices) do
+        local verts = {}
+        for k = 1, dim + 1 do verts[k] = c.P[s[k]] end
+        -- positive orientation: det [v_k - v_last] > 0
+        local A = {}
+        for a = 1, dim do
+          A[a] = {}
+          for b = 1, dim do A[a][b] = verts[b][a] - verts[dim + 1][a] end
+        end
+        assert(det(A, dim) > 0, ("%s: simplex %d is not positively oriented"):format(name, m))
+        -- empty circumsphere: no point strictly inside
+        local Bm, rhs = {}, {}
+        for a = 1, dim do
+          Bm[a], rhs[a] = {}, 0
+          for b = 1, dim do
+            Bm[a][b] = 2 * (verts[a][b] - verts[dim + 1][b])
+            rhs[a] = rhs[a] + verts[a][b] ^ 2 - verts[dim + 1][b] ^ 2
+          end
+        end
+        local cc = H.solve(Bm, rhs, dim)
+        local r2 = 0
+        for b = 1, dim do r2 = r2 + (cc[b] - verts[1][b]) ^ 2 end
+        for i, p in ipairs(c.P) do
+          local s2 = 0
+          for b = 1, dim do s2 = s2 + (cc[b] - p[b]) ^ 2 end
+          assert(s2 >= r2 * (1 - 1e-9), ("%s: point %d inside the circumsphere of simplex %d"):format(name, i, m))
+        end
+      end
+    end
+    -- a grid: cocircular points, every one a vertex, as many triangles as Qhull
+    local g = H.triangulate(R.grid.P, 2)
+    assert.equal(R.grid.nsimplex, #g.simplices)
+    assert.same({}, g.coplanar)
+    check_neighbors(g.simplices, g.neighbors, 2, "grid")
+    -- duplicates are left out; 1-D is intervals; flat sets fail
+    local dup = H.triangulate({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 0 }, { 1, 1 } }, 2)
+    assert.same({ 4 }, dup.coplanar)
+    assert.equal(2, #dup.simplices)
+    local one = H.triangulate({ { 3 }, { 1 }, { 2 }, { 0 } }, 1)
+    assert.same({ { 1, 3 }, { 2, 3 }, { 2, 4 } }, vsets(one.simplices))
+    local flat, why = H.triangulate({ { 0, 0 }, { 1, 1 }, { 2, 2 }, { 3, 3 } }, 2)
+    assert.is_nil(flat)
+    assert.truthy(why:find("lower-dimensional", 1, true))
+    assert.is_nil(H.triangulate({ { 0, 0 }, { 1, 1 } }, 2))
+  end)
+
+  it("Delaunay's device code compiles; bad calls raise before the device", function()
+    assert.is_not_nil(spatial._delaunay.find_kernel():compile("float64", "float64", "int64", "int32", "float64",
+                                                              "int64"))
+    helper.assert_gaerror(function() spatial.Delaunay({ { 0, 0 }, { 1, 0 }, { 0, 1 } }, true) end, "furthest_site")
+  end)
+
+  it("has CuPy's names, each declared, and compiles every metric", function()
     for _, n in ipairs({ "pdist", "cdist", "distance_matrix", "minkowski", "canberra", "chebyshev", "cityblock",
       "correlation", "cosine", "hamming", "euclidean", "jensenshannon", "russellrao", "sqeuclidean", "hellinger",
       "kl_divergence" }) do
@@ -99,5 +220,73 @@ describe("scipy.spatial", function()
     assert.equal(R.count, t:count_neighbors(spatial.KDTree(R.qs), 0.2))
     local S = t:sparse_distance_matrix(spatial.KDTree(R.qs), 0.2)
     assert.same({ 30, 4 }, S.shape)
+  end)
+
+  helper.gpu_it("Delaunay: fields, find_simplex, transform, vertex_neighbor_vertices, convex_hull against SciPy",
+    function()
+    for _, name in ipairs({ "del2", "del3", "del4" }) do
+      local c = R[name]
+      local dim = #c.P[1]
+      local tri = spatial.Delaunay(ga.array(c.P))
+      assert.equal(#c.P, tri.npoints)
+      assert.equal(dim, tri.ndim)
+      local S = tri.simplices
+      assert.equal("int64", S.dtype)
+      assert.same({ #c.simplices, dim + 1 }, S.shape)
+      local simplices = S:totable()
+      assert.same(c.simplices, vsets(simplices), name .. " simplices")
+      assert.same(c.hull, vsets(check_neighbors(simplices, tri.neighbors:totable(), dim, name)), name .. " neighbors")
+      assert.same(c.hull, vsets(tri.convex_hull:totable()), name .. " convex_hull")
+      -- find_simplex: the simplex found is SciPy's (as a vertex set); 0 outside
+      local found = tri:find_simplex(ga.array(c.Q))
+      assert.equal("int64", found.dtype)
+      assert.same({ #c.Q }, found.shape)
+      for i, f in ipairs(found:totable()) do
+        local got = {}
+        if f > 0 then
+          got = { table.unpack(simplices[f]) }
+          table.sort(got)
+        end
+        assert.same(c.found[i], got, ("%s: query %d found simplex %d"):format(name, i, f))
+      end
+      -- shapes: (2, 3, dim) queries give (2, 3)
+      local q6 = ga.array(c.Q):reshape(-1)[{ { 1, 6 * dim } }]:reshape(2, 3, dim)
+      assert.same({ 2, 3 }, tri:find_simplex(q6).shape)
+      -- transform: each simplex's vertices have unit barycentric coordinates
+      local T = tri.transform:totable()
+      for m, s in ipairs(simplices) do
+        for k = 1, dim + 1 do
+          local x = c.P[s[k]]
+          local last = 1
+          for a = 1, dim do
+            local v = 0
+            for b = 1, dim do v = v + T[m][a][b] * (x[b] - T[m][dim + 1][b]) end
+            assert(math.abs(v - (a == k and 1 or 0)) < 1e-9, ("%s transform %d vertex %d"):format(name, m, k))
+            last = last - v
+          end
+          assert(math.abs(last - (k == dim + 1 and 1 or 0)) < 1e-9)
+        end
+      end
+      local indptr, indices = tri:vertex_neighbor_vertices()
+      local ip, ix = indptr:totable(), indices:totable()
+      for k = 1, #c.P do
+        local l = {}
+        for j = ip[k], ip[k + 1] - 1 do l[#l + 1] = ix[j] end
+        assert.same(c.vnv[k], l, name .. " vertex_neighbor_vertices " .. k)
+      end
+      local v2s = tri.vertex_to_simplex:totable()
+      for k = 1, #c.P do
+        local has = false
+        for _, v in ipairs(simplices[v2s[k]]) do has = has or v == k end
+        assert(has, name .. " vertex_to_simplex " .. k)
+      end
+    end
+    local dup = spatial.Delaunay({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 0 }, { 1, 1 } })
+    local cop = dup.coplanar:totable()
+    assert.equal(4, cop[1][1])
+    assert.equal(2, cop[1][3])
+    assert.equal(0, dup.vertex_to_simplex:totable()[4])
+    helper.assert_gaerror(function() spatial.Delaunay({ { 0, 0 }, { 1, 1 }, { 2, 2 } }) end, "QhullError")
+    helper.assert_gaerror(function() dup:find_simplex({ 1, 2, 3 }) end, "dimensionality")
   end)
 end)

@@ -42,13 +42,15 @@ return function(ga, I, C)
       local a, b = s.tk[s.k + 1], s.tk[n + 1]
       xq = (q:astype("float64") - a) % (b - a) + a
     end
-    return C.eval(C.K.bspline, xq, s.r, shape, "float64", s._dev.t, s._dev.c, n, s.k, s.r, extrapolate and true or false)
+    return C.eval(C.K.bspline, xq, s.r, shape, "float64", s._dev.t, s._dev.c, n, s.k, s.r,
+                  extrapolate and true or false)
   end
 
   api.def(I, [[
 scipy.interpolate.BSpline(t: array_like, c: array_like, k: integer, extrapolate: boolean|"periodic" = true,
                           axis: integer = 1) -> BSpline
-A spline of degree k (at most 31) from its knots t and coefficients c (n = #t - k - 1 of them along the first axis). Call s(x, nu, extrapolate).
+A spline of degree k (at most 31) from its knots t and coefficients c (n = #t - k - 1 of them along the first
+axis). Call s(x, nu, extrapolate).
 ]], function(t, c, k, extrapolate, axis)
     local fname = "scipy.interpolate.BSpline"
     if k < 0 or k > 31 then fail(fname .. ": Spline order cannot be negative (or above 31 here).") end
@@ -233,9 +235,11 @@ The n-th antiderivative of a spline (a BSpline or {t, c, k}).
   end
 
   api.def(I, [[
-scipy.interpolate.make_interp_spline(x: array_like, y: array_like, k: integer = 3, t: array_like?, bc_type: string|list?,
-                                     axis: integer = 1, check_finite: boolean = true) -> BSpline
-The interpolating B-spline of degree k through (x, y) with SciPy's knots (not-a-knot for odd k, midpoints for even k); bc_type nil only.
+scipy.interpolate.make_interp_spline(x: array_like, y: array_like, k: integer = 3, t: array_like?,
+                                     bc_type: string|list?, axis: integer = 1,
+                                     check_finite: boolean = true) -> BSpline
+The interpolating B-spline of degree k through (x, y) with SciPy's knots (not-a-knot for odd k, midpoints for
+even k); bc_type nil only.
 ]], function(x, y, k, t, bc_type, axis)
     local fname = "scipy.interpolate.make_interp_spline"
     if bc_type ~= nil and bc_type ~= "not-a-knot" then
@@ -347,7 +351,8 @@ The definite integral from a to b.
 scipy.interpolate.InterpolatedUnivariateSpline(x: array_like, y: array_like, w: array_like?, bbox: list = {},
                                                k: integer = 3, ext: integer|string = 0,
                                                check_finite: boolean = false) -> UnivariateSpline
-FITPACK's interpolating spline of degree k (1-5): the not-a-knot spline through the points; ext: 0 extrapolate, 1 zeros, 2 raise, 3 the boundary value.
+FITPACK's interpolating spline of degree k (1-5): the not-a-knot spline through the points; ext: 0
+extrapolate, 1 zeros, 2 raise, 3 the boundary value.
 ]], function(x, y, _, _, k, ext)
     local fname = "scipy.interpolate.InterpolatedUnivariateSpline"
     if k < 1 or k > 5 then fail(fname .. ": k must be in 1..5") end
@@ -385,11 +390,13 @@ FITPACK's least-squares spline of degree k on the interior knots t (the ends: bb
 
   api.def(I, [[
 scipy.interpolate.UnivariateSpline(x: array_like, y: array_like, w: array_like?, bbox: list = {}, k: integer = 3,
-                                   s: number?, ext: integer|string = 0, check_finite: boolean = false) -> UnivariateSpline
+                                   s: number?, ext: integer|string = 0,
+                                   check_finite: boolean = false) -> UnivariateSpline
 FITPACK's smoothing spline; here s = 0 (the interpolating spline) only: a smoothing s raises.
 ]], function(x, y, w, bbox, k, s, ext)
     if s ~= 0 then
-      fail("scipy.interpolate.UnivariateSpline: only s = 0 is implemented (FITPACK's smoothing knots are not); use make_lsq_spline")
+      fail("scipy.interpolate.UnivariateSpline: only s = 0 is implemented (FITPACK's smoothing knots are not); "
+        .. "use make_lsq_spline")
     end
     return I.InterpolatedUnivariateSpline(x, y, w, bbox, k, ext)
   end)

@@ -84,7 +84,8 @@ long long j%d; double t%d;
     local N = self.ndim
     if q.ndim == 1 and N > 1 then q = q:reshape(1, q.size) end
     if q.ndim == 0 or q.shape[q.ndim] ~= N then
-      fail(fname .. (": The requested sample points xi have dimension %d but this RegularGridInterpolator has dimension %d")
+      fail(fname .. (": The requested sample points xi have dimension %d but this "
+        .. "RegularGridInterpolator has dimension %d")
         :format(q.ndim == 0 and 0 or q.shape[q.ndim], N))
     end
     q = ga.ascontiguousarray(q:astype("float64"))
@@ -157,8 +158,10 @@ long long j%d; double t%d;
 
   api.def(I, [[
 scipy.interpolate.RegularGridInterpolator(points: list, values: array_like, method: string = "linear",
-                                          bounds_error: boolean = true, fill_value: number? = (NaN)) -> RegularGridInterpolator
-Interpolation on a rectilinear grid (one ascending 1-D array of points per axis); methods linear, slinear, nearest. Call f(xi[, method]) with xi of shape (..., rank).
+                                          bounds_error: boolean = true,
+                                          fill_value: number? = (NaN)) -> RegularGridInterpolator
+Interpolation on a rectilinear grid (one ascending 1-D array of points per axis); methods linear, slinear,
+nearest. Call f(xi[, method]) with xi of shape (..., rank).
 ]], function(points, values, method, bounds_error, fill_value)
     return build("scipy.interpolate.RegularGridInterpolator", points, values, method, bounds_error,
                  fill_value == nil and 0 / 0 or fill_value)

@@ -14,5 +14,7 @@ return function(ga)
   require("gpuarray.scipy.interpolate.interp1d")(ga, I, C)
   require("gpuarray.scipy.interpolate.grid")(ga, I, C)
   require("gpuarray.scipy.interpolate.polyint")(ga, I, C)
+  require("gpuarray.scipy.interpolate.scattered")(ga, I)
+  require("gpuarray.scipy.interpolate.tensor")(ga, I, C)
   return I
 end

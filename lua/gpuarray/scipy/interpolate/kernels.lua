@@ -33,6 +33,8 @@ __device__ __forceinline__ long long gip_interval(const double *b, long long m, 
 }
 ]]
 
+  K.SEARCH = SEARCH   -- the tensor-product kernels (interpolate/tensor.lua) search the same way
+
   --- PPoly: c (k, m, r) float64, breakpoints bp (m + 1); ext 0: NaN
   -- outside, 1: extrapolate, 2: periodic
   K.ppoly = ek("ppoly", "raw X xq, raw float64 c, raw float64 bp, int64 k, int64 m, int64 r, int32 nu, int32 ext",

@@ -198,8 +198,10 @@ k = %s;
 
   api.def(I, [[
 scipy.interpolate.RBFInterpolator(y: array_like, d: array_like, neighbors: integer?, smoothing: number = 0.0,
-                                  kernel: string = "thin_plate_spline", epsilon: number?, degree: integer?) -> RBFInterpolator
-Radial basis function interpolation of scattered data y (shape (p, dim)) with values d (p, ...): the global system solved on the GPU (neighbors is not supported).
+                                  kernel: string = "thin_plate_spline", epsilon: number?,
+                                  degree: integer?) -> RBFInterpolator
+Radial basis function interpolation of scattered data y (shape (p, dim)) with values d (p, ...): the global
+system solved on the GPU (neighbors is not supported).
 ]], function(y, d, neighbors, smoothing, kernel, epsilon, degree)
     local fname = "scipy.interpolate.RBFInterpolator"
     if neighbors ~= nil then fail(fname .. ": neighbors is not supported (the global system only)") end
@@ -237,7 +239,9 @@ Radial basis function interpolation of scattered data y (shape (p, dim)) with va
       self.scale[e] = hi > lo and (hi - lo) / 2 or 1
     end
     local nm = #self.mono
-    if p < nm then fail(fname .. (": At least %d data points are required when the polynomial degree is %d"):format(nm, degree)) end
+    if p < nm then
+      fail(fname .. (": At least %d data points are required when the polynomial degree is %d"):format(nm, degree))
+    end
     local Km = ga.empty({ p, p }, "float64")
     kernel_matrix(kernel)(pts, pts, p, dim, epsilon, Km)
     if smoothing ~= 0 then Km = Km + ga.eye(p, nil, nil, "float64") * smoothing end

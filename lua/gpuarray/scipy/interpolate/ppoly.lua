@@ -106,7 +106,8 @@ return function(ga, I, C)
 
   api.def(I, [[
 scipy.interpolate.PPoly(c: array_like, x: array_like, extrapolate: boolean|"periodic"?, axis: integer = 1) -> PPoly
-A piecewise polynomial from its coefficients c (shape (k, m, ...), highest power first) on breakpoints x (ascending). Call p(x, nu, extrapolate).
+A piecewise polynomial from its coefficients c (shape (k, m, ...), highest power first) on breakpoints x
+(ascending). Call p(x, nu, extrapolate).
 ]], function(c, x, extrapolate, axis)
     if axis ~= 1 then fail("scipy.interpolate.PPoly: only axis 1 is supported") end
     return make(PP, from_user("scipy.interpolate.PPoly", c, x, extrapolate))
@@ -283,7 +284,8 @@ The piecewise cubic matching values y and derivatives dydx at x (axis: y's inter
   api.def(I, [[
 scipy.interpolate.CubicSpline(x: array_like, y: array_like, axis: integer = 1,
                               bc_type: string|list = "not-a-knot", extrapolate: boolean|"periodic"?) -> PPoly
-The cubic spline through (x, y), twice continuously differentiable; bc_type "not-a-knot", "natural", "clamped", "periodic", or a pair of {order, value} conditions (one per end).
+The cubic spline through (x, y), twice continuously differentiable; bc_type "not-a-knot", "natural",
+"clamped", "periodic", or a pair of {order, value} conditions (one per end).
 ]], function(x, y, axis, bc_type, extrapolate)
     local fname = "scipy.interpolate.CubicSpline"
     local xs, rows, r, trail = prep(fname, x, y, axis)

@@ -70,7 +70,8 @@ return function(ga, sl)
     local n
     a, n = h.square(a, fname)
     local dt, vec, batch, b2, k = operands(a, b, n, fname)
-    local A = ga.broadcast_to(a, cat(batch, { n, n })):astype(dt)
+    -- fresh C-order copies (trsm overwrites B; astype alone keeps an F layout)
+    local A = ga.broadcast_to(a, cat(batch, { n, n })):astype(dt, "C")
     if check and not unit then
       local d, which = zero_diagonal(A)
       if d then
@@ -78,7 +79,7 @@ return function(ga, sl)
           #batch > 0 and (" (matrix %d of the batch)"):format(which) or ""))
       end
     end
-    local B = ga.broadcast_to(b2, cat(batch, { n, k })):astype(dt)
+    local B = ga.broadcast_to(b2, cat(batch, { n, k })):astype(dt, "C")
     core.blas.trsm(A, B, lower, trans, unit)
     if vec then return B:reshape(cat(batch, { n })) end
     return B
@@ -216,7 +217,7 @@ Solve a x = b (trans 0), a^T x = b (1) or a^H x = b (2) from lu_factor's {lu, pi
     end
     local dt, vec, batch, b2, k = operands(lu, b, n, fname)
     local A = h.fmem(ga.broadcast_to(lu, cat(batch, { n, n })), dt)
-    local ipiv = ga.broadcast_to(piv, cat(batch, { n })):astype("int32")
+    local ipiv = ga.broadcast_to(piv, cat(batch, { n })):astype("int32", "C")
     local B = h.fmem(ga.broadcast_to(b2, cat(batch, { n, k })), dt)
     local conj = t == 2 and h.is_complex(dt)
     if conj then B = ga.conj(B) end           -- a^H x = b: a^T conj(x) = conj(b)

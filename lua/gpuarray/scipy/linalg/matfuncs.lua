@@ -108,26 +108,43 @@ with a Pade approximant whose degree follows the largest 1-norm of the batch.
   end)
   sl._expm = expm
 
-  --- the working dtype: complex when a real matrix has an eigenvalue on
-  -- the closed negative real axis (no real principal root or log then);
-  -- raises for a singular matrix (what the iterations cannot invert)
+  --- the matrix the iterations run on, and the rotation theta that keeps
+  -- them off the branch cut. Raises for a singular matrix (what the
+  -- iterations cannot invert). An eigenvalue on the closed negative real
+  -- axis (-r, r > 0) has no real principal root or log: the work is then
+  -- complex, as SciPy's, and on e^(-i theta) A, whose eigenvalues are off
+  -- that axis (-r goes to r e^(i (pi - theta))): a real matrix stays real
+  -- through the Denman-Beavers steps, so without the turn they never
+  -- converge for it. theta is below the angle + pi of every eigenvalue in
+  -- the lower half plane (none crosses the cut), at most pi / 2 (-r and
+  -- the positive eigenvalues end up equally far from it); then
+  -- sqrtm(A) = e^(i theta / 2) sqrtm(e^(-i theta) A) and
+  -- logm(A) = logm(e^(-i theta) A) + i theta I are the principal ones
+  -- (SciPy's: i sqrt(r) and log r + i pi for -r). One read back more.
   local function working(a, fname)
     a = h.square(a, fname)
     local dt = h.solver_dtype(a)
     local A = a:astype(dt)
-    if A.size == 0 then return A end
+    if A.size == 0 then return A, 0 end
     local w = la.eigvals(A)
     if ga.any(ga.equal(w, 0)):item() then
       fail(fname .. ": the matrix is singular (an eigenvalue is 0): the GPU iteration needs an invertible matrix")
     end
-    if not h.is_complex(dt) and w.dtype ~= dt then
-      -- complex eigenvalues came back: a negative real one decides
-      local neg = ga.logical_and(ga.equal(ga.imag(w), 0), ga.less(ga.real(w), 0))
-      if ga.any(neg):item() then return A:astype(COMPLEX[dt]) end
-    elseif not h.is_complex(dt) and ga.any(ga.less(w, 0)):item() then
-      return A:astype(COMPLEX[dt])
+    local on_cut
+    if h.is_complex(w.dtype) then
+      on_cut = ga.logical_and(ga.equal(ga.imag(w), 0), ga.less(ga.real(w), 0))
+    else
+      on_cut = ga.less(w, 0)
     end
-    return A
+    if not ga.any(on_cut):item() then return A, 0 end
+    local theta = math.pi / 2
+    if h.is_complex(w.dtype) then
+      local below = ga.where(ga.less(ga.imag(w), 0), ga.add(ga.angle(w), math.pi), math.huge)
+      theta = math.min(theta, ga.min(below):item() / 2)
+    end
+    local ct = h.is_complex(dt) and dt or COMPLEX[dt]
+    local turn = ga[ct](math.cos(theta), -math.sin(theta))                -- e^(-i theta)
+    return ga.multiply(A:astype(ct), turn):astype(ct), theta
   end
 
   local function eps_of(dt) return SINGLE[dt] and 1.1920929e-07 or 2.220446049250313e-16 end
@@ -168,15 +185,19 @@ real eigenvalue. With disp false also the error estimate ||X X - A||_F^2 / ||A||
 accepted for SciPy's signature. A singular A raises (see docs/scipy-linalg.md).
 ]], function(A, disp, _)
     local fname = "scipy.linalg.sqrtm"
-    A = working(A, fname)
-    if A.size == 0 then
-      if disp then return A end
-      return A, ga.zeros(h.batch_of(A.shape), la._REAL[A.dtype])
+    local B, theta = working(A, fname)
+    if B.size == 0 then
+      if disp then return B end
+      return B, ga.zeros(h.batch_of(B.shape), la._REAL[B.dtype])
     end
-    local X = sqrt_db(A, fname)
+    local X = sqrt_db(B, fname)
+    if theta ~= 0 then
+      X = ga.multiply(X, ga[X.dtype](math.cos(theta / 2), math.sin(theta / 2))):astype(X.dtype)
+    end
     if disp then return X end
-    local r = frob(ga.matmul(X, X) - A)
-    return X, ga.divide(ga.multiply(r, r), frob(A))
+    local A0 = h.array_arg(A, fname):astype(X.dtype)
+    local r = frob(ga.matmul(X, X) - A0)
+    return X, ga.divide(ga.multiply(r, r), frob(A0))
   end)
 
   -- Gauss-Legendre nodes and weights on [0, 1], 8 points
@@ -194,7 +215,9 @@ negative real eigenvalue. With disp false also the error estimate ||expm(L) - A|
 largest of the batch). A singular A raises.
 ]], function(A, disp)
     local fname = "scipy.linalg.logm"
-    A = working(A, fname)
+    local A0 = A
+    local theta
+    A, theta = working(A, fname)
     if A.size == 0 then
       if disp then return A end
       return A, 0
@@ -213,8 +236,10 @@ largest of the batch). A singular A raises.
       L = L and L + term or term
     end
     if k > 0 then L = ga.multiply(L, 2.0 ^ k) end
+    if theta ~= 0 then L = (L + ga.multiply(I, ga[L.dtype](0, theta))):astype(L.dtype) end
     if disp then return L end
-    local err = norm1(expm(L, fname) - A) / norm1(A)
+    A0 = h.array_arg(A0, fname):astype(L.dtype)
+    local err = norm1(expm(L, fname) - A0) / norm1(A0)
     return L, err
   end)
 end

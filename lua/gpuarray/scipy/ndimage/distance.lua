@@ -59,8 +59,10 @@ for (long long q = 0; q < n; ++q) {
 
   api.def(M, [[
 scipy.ndimage.distance_transform_edt(input: array_like, sampling: number|list?, return_distances: boolean = true,
-                                     return_indices: boolean = false, distances: ndarray?, indices: ndarray?) -> ndarray, ndarray
-The Euclidean distance of each nonzero element to the nearest zero element (float64; sampling: the spacing per axis), and with return_indices the 1-based indices of that element (shape (rank, ...)).
+                                     return_indices: boolean = false, distances: ndarray?,
+                                     indices: ndarray?) -> ndarray, ndarray
+The Euclidean distance of each nonzero element to the nearest zero element (float64; sampling: the spacing per
+axis), and with return_indices the 1-based indices of that element (shape (rank, ...)).
 ]], function(input, sampling, return_distances, return_indices, distances, indices)
     local fname = "scipy.ndimage.distance_transform_edt"
     if not return_distances and not return_indices then

@@ -66,7 +66,8 @@ return function(ga, M, S, St, P)
   api.def(M, [[
 scipy.ndimage.correlate1d(input: array_like, weights: array_like, axis: integer = -1, output: ndarray|dtype?,
                           mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0, origin: integer = 0) -> ndarray
-A 1-D correlation along an axis (1-based, negative from the end): output[i] = sum_j weights[j] * input[i + j - #weights // 2 - origin] (0-based j).
+A 1-D correlation along an axis (1-based, negative from the end):
+output[i] = sum_j weights[j] * input[i + j - #weights // 2 - origin] (0-based j).
 ]], function(input, weights, axis, output, mode, cval, origin)
     return run1d("scipy.ndimage.correlate1d", input, weights, axis, output, mode, cval, origin, false)
   end)
@@ -134,20 +135,45 @@ A multidimensional convolution: correlate with the weights reversed on every axi
   -- separable filters: one pass per axis, in axis order, each writing the
   -- result dtype
 
-  --- passes = list of { axis, weights (list) or op ("min"/"max") and size,
-  -- mode, origin }; the result of the last pass (a copy of x if none)
+  --- the moving average of size values along axis. SciPy keeps a running
+  -- sum in double and writes sum / size: integer data sum exactly, so the
+  -- sum (weights of one, in float64) divided by size is SciPy's value to
+  -- the last bit, which an integer output's truncation makes visible
+  -- (113 against 112 for 339 / 3 computed as three thirds); floating data
+  -- take the weights 1 / size (the tiled kernels; SciPy's values to a few
+  -- ulps).
+  local function mean_pass(x, axis, size, mode, cval, origin, ydtype)
+    local ones = {}
+    if S.FLOAT[x.dtype] then
+      for k = 1, size do ones[k] = 1 / size end
+      return P.pass(x, axis, ones, "corr", mode, cval, origin, ydtype)
+    end
+    for k = 1, size do ones[k] = 1 end
+    local sum = P.pass(x, axis, ones, "corr", mode, cval, origin, "float64")
+    return (sum / size):astype(ydtype)
+  end
+  M._mean_pass = mean_pass
+
+  --- passes = list of { axis, weights (list), op ("min"/"max") and size,
+  -- or mean (a size), mode, origin }; the result of the last pass (a copy
+  -- of x if none)
   local function separable(x, passes, ydtype, cval)
     if #passes == 0 then return x:astype(ydtype) end
     local y = x
     for _, p in ipairs(passes) do
-      local w = p.weights
-      local op = "corr"
-      if p.op then
-        op = p.op
-        w = {}
-        for k = 1, p.size do w[k] = 1 end
+      local mode = S.filter_mode(p.mode)
+      if p.mean then
+        y = mean_pass(y, p.axis, p.mean, mode, cval, p.origin or 0, ydtype)
+      else
+        local w = p.weights
+        local op = "corr"
+        if p.op then
+          op = p.op
+          w = {}
+          for k = 1, p.size do w[k] = 1 end
+        end
+        y = P.pass(y, p.axis, w, op, mode, cval, p.origin or 0, ydtype)
       end
-      y = P.pass(y, p.axis, w, op, S.filter_mode(p.mode), cval, p.origin or 0, ydtype)
     end
     return y
   end
@@ -256,9 +282,13 @@ A 1-D moving average of size values along an axis (1-based).
 ]], function(input, size, axis, output, mode, cval, origin)
     local fname = "scipy.ndimage.uniform_filter1d"
     if size < 1 then fail(fname .. ": incorrect filter size") end
-    local w = {}
-    for k = 1, size do w[k] = 1 / size end
-    return run1d(fname, input, w, axis, output, mode, cval, origin, false)
+    check_origin(origin, size, fname)
+    local x = S.input(input, fname)
+    local x1, was0 = lift(x)
+    local ax = S.axis(axis, x1.ndim, fname)
+    local ydtype, out = S.output(output, x.dtype, x.shape, fname)
+    local y = separable(x1, { { axis = ax, mean = size, mode = mode, origin = origin } }, ydtype, cval)
+    return S.deliver(drop(y, was0), out)
   end)
 
   api.def(M, [[
@@ -279,9 +309,7 @@ A multidimensional moving average: one 1-D pass per axis.
     for k = 1, #ax do
       if sizes[k] > 1 then
         check_origin(origins[k], sizes[k], fname)
-        local w = {}
-        for j = 1, sizes[k] do w[j] = 1 / sizes[k] end
-        passes[#passes + 1] = { axis = ax[k], weights = w, mode = modes[k], origin = origins[k] }
+        passes[#passes + 1] = { axis = ax[k], mean = sizes[k], mode = modes[k], origin = origins[k] }
       elseif sizes[k] < 1 then
         fail(fname .. ": incorrect filter size")
       end
@@ -389,7 +417,8 @@ The 1-D moving %s of size values along an axis (1-based).
     local op = which == "minimum" and "min" or "max"
     api.def(M, ([[
 scipy.ndimage.%s_filter(input: array_like, size: integer|list?, footprint: array_like?, output: ndarray|dtype?,
-                        mode: ]] .. MODES .. [[|list = "reflect", cval: number = 0.0, origin: integer|list = 0) -> ndarray
+                        mode: ]] .. MODES .. [[|list = "reflect", cval: number = 0.0,
+                        origin: integer|list = 0) -> ndarray
 The multidimensional %s filter over size or footprint (separable when the footprint is full).
 ]]):format(which, which), function(input, size, footprint, output, mode, cval, origin)
       local fname = ("scipy.ndimage.%s_filter"):format(which)
@@ -463,7 +492,8 @@ The rank-th smallest value of each footprint (rank 0-based as SciPy's, a count; 
 
   api.def(M, [[
 scipy.ndimage.median_filter(input: array_like, size: integer|list?, footprint: array_like?, output: ndarray|dtype?,
-                            mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0, origin: integer|list = 0) -> ndarray
+                            mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0,
+                            origin: integer|list = 0) -> ndarray
 The median of each footprint (a sorting network in registers for small full footprints).
 ]], function(input, size, footprint, output, mode, cval, origin)
     return rank_filter("scipy.ndimage.median_filter", input, nil, nil, "median", size, footprint, output, mode,

@@ -80,9 +80,11 @@ const double fr%d = (real%d ? (double)k%d : (double)(k%d < (n%d + 1) / 2 ? k%d :
   end
 
   for _, d in ipairs({
-    { "gaussian", "sigma", "A Gaussian filter in the Fourier domain: the FFT input times exp(-2 pi^2 sigma^2 f^2) per axis." },
+    { "gaussian", "sigma",
+      "A Gaussian filter in the Fourier domain: the FFT input times exp(-2 pi^2 sigma^2 f^2) per axis." },
     { "uniform", "size", "A uniform filter in the Fourier domain: the FFT input times sinc(size f) per axis." },
-    { "ellipsoid", "size", "An ellipsoid filter in the Fourier domain (ranks 1-3): the transform of an ellipsoid of the given sizes." },
+    { "ellipsoid", "size",
+      "An ellipsoid filter in the Fourier domain (ranks 1-3): the transform of an ellipsoid of the given sizes." },
     { "shift", "shift", "A shift in the Fourier domain: the FFT input times exp(-2 pi i shift f) (complex)." },
   }) do
     api.def(M, ([[

@@ -47,7 +47,8 @@ return function(ga, M, S)
 scipy.ndimage.generic_filter(input: array_like, function: function, size: integer|list?, footprint: array_like?,
                              output: ndarray|dtype?, mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0,
                              origin: integer|list = 0, extra_arguments: list = {}) -> ndarray
-A filter computing function(values, n, ...) over each footprint: a Lua function that ga.jit translates (values 0-based, float64).
+A filter computing function(values, n, ...) over each footprint: a Lua function that ga.jit translates (values
+0-based, float64).
 ]], function(input, fn, size, footprint, output, mode, cval, origin, extra_arguments)
     local fname = "scipy.ndimage.generic_filter"
     local x = S.input(input, fname)
@@ -123,7 +124,8 @@ A filter computing function(values, n, ...) over each footprint: a Lua function 
 scipy.ndimage.generic_filter1d(input: array_like, function: function, filter_size: integer, axis: integer = -1,
                                output: ndarray|dtype?, mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0,
                                origin: integer = 0, extra_arguments: list = {}) -> ndarray
-A 1-D filter along an axis (1-based) computed by function(iline, oline, nin, nout, ...) per line: a Lua function that ga.jit translates.
+A 1-D filter along an axis (1-based) computed by function(iline, oline, nin, nout, ...) per line: a Lua
+function that ga.jit translates.
 ]], function(input, fn, filter_size, axis, output, mode, cval, origin, extra_arguments)
     local fname = "scipy.ndimage.generic_filter1d"
     if filter_size < 1 then fail(fname .. ": invalid filter size") end

@@ -52,8 +52,8 @@ gnd_spline_line(&c[o_ * n * inner + in_], n, inner, order, mode);
   end
 
   api.def(M, [[
-scipy.ndimage.spline_filter1d(input: array_like, order: integer = 3, axis: integer = -1, output: ndarray|dtype = "float64",
-                              mode: ]] .. MODES .. [[ = "mirror") -> ndarray
+scipy.ndimage.spline_filter1d(input: array_like, order: integer = 3, axis: integer = -1,
+                              output: ndarray|dtype = "float64", mode: ]] .. MODES .. [[ = "mirror") -> ndarray
 The 1-D B-spline prefilter of the given order along an axis (1-based); orders 0 and 1 copy.
 ]], function(input, order, axis, output, mode)
     local fname = "scipy.ndimage.spline_filter1d"
@@ -248,7 +248,8 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
 
   api.def(M, [[
 scipy.ndimage.map_coordinates(input: array_like, coordinates: array_like, output: ndarray|dtype?, order: integer = 3,
-                              mode: ]] .. MODES .. [[ = "constant", cval: number = 0.0, prefilter: boolean = true) -> ndarray
+                              mode: ]] .. MODES .. [[ = "constant", cval: number = 0.0,
+                              prefilter: boolean = true) -> ndarray
 The input interpolated at coordinates (shape (input rank, ...): values, 0-based pixel centres as SciPy's).
 ]], function(input, coordinates, output, order, mode, cval, prefilter)
     local fname = "scipy.ndimage.map_coordinates"
@@ -337,8 +338,10 @@ The input interpolated at coordinates (shape (input rank, ...): values, 0-based 
   api.def(M, [[
 scipy.ndimage.affine_transform(input: array_like, matrix: array_like, offset: number|list = 0.0,
                                output_shape: list?, output: ndarray|dtype?, order: integer = 3,
-                               mode: ]] .. MODES .. [[ = "constant", cval: number = 0.0, prefilter: boolean = true) -> ndarray
-The affine transform input[matrix @ o + offset] for each output position o (values, 0-based, as SciPy's; a (rank+1)^2 homogeneous matrix holds the offset).
+                               mode: ]] .. MODES .. [[ = "constant", cval: number = 0.0,
+                               prefilter: boolean = true) -> ndarray
+The affine transform input[matrix @ o + offset] for each output position o (values, 0-based, as SciPy's; a
+(rank+1)^2 homogeneous matrix holds the offset).
 ]], function(input, matrix, offset, output_shape, output, order, mode, cval, prefilter)
     local fname = "scipy.ndimage.affine_transform"
     local x = start(fname, input, order, mode)
@@ -406,7 +409,8 @@ The input zoomed by zoom per axis (output shape round(shape * zoom)); grid_mode 
 scipy.ndimage.rotate(input: array_like, angle: number, axes: list = ({2, 1}), reshape: boolean = true,
                      output: ndarray|dtype?, order: integer = 3, mode: ]] .. MODES .. [[ = "constant",
                      cval: number = 0.0, prefilter: boolean = true) -> ndarray
-The input rotated by angle degrees in the plane of two axes (1-based; SciPy's (1, 0) is {2, 1}); reshape grows the output to hold it all.
+The input rotated by angle degrees in the plane of two axes (1-based; SciPy's (1, 0) is {2, 1}); reshape grows
+the output to hold it all.
 ]], function(input, angle, axes, reshape, output, order, mode, cval, prefilter)
     local fname = "scipy.ndimage.rotate"
     local x = start(fname, input, order, mode)
@@ -436,7 +440,8 @@ The input rotated by angle degrees in the plane of two axes (1-based; SciPy's (1
     else
       oy, ox = iy, ix
     end
-    local oc = { rot[1][1] * (oy - 1) / 2 + rot[1][2] * (ox - 1) / 2, rot[2][1] * (oy - 1) / 2 + rot[2][2] * (ox - 1) / 2 }
+    local oc = { rot[1][1] * (oy - 1) / 2 + rot[1][2] * (ox - 1) / 2,
+                 rot[2][1] * (oy - 1) / 2 + rot[2][2] * (ox - 1) / 2 }
     local ic = { (iy - 1) / 2, (ix - 1) / 2 }
     local oshape = x.shape
     oshape[a[1]], oshape[a[2]] = math.tointeger(oy), math.tointeger(ox)
@@ -460,7 +465,9 @@ The input rotated by angle degrees in the plane of two axes (1-based; SciPy's (1
 scipy.ndimage.geometric_transform(input: array_like, mapping: function, output_shape: list?, output: ndarray|dtype?,
                                   order: integer = 3, mode: ]] .. MODES .. [[ = "constant", cval: number = 0.0,
                                   prefilter: boolean = true, extra_arguments: list = {}) -> ndarray
-An arbitrary transform: mapping(out, inp, nout, nin, extra) fills the input coordinates inp from the output coordinates out (float64 arrays, 0-based inside, values as SciPy's; extra: the extra_arguments as a float64 array), a Lua function that ga.jit translates.
+An arbitrary transform: mapping(out, inp, nout, nin, extra) fills the input coordinates inp from the output
+coordinates out (float64 arrays, 0-based inside, values as SciPy's; extra: the extra_arguments as a float64
+array), a Lua function that ga.jit translates.
 ]], function(input, mapping, output_shape, output, order, mode, cval, prefilter, extra_arguments)
     local fname = "scipy.ndimage.geometric_transform"
     local x = start(fname, input, order, mode)
@@ -479,8 +486,8 @@ An arbitrary transform: mapping(out, inp, nout, nin, extra) fills the input coor
     end
     if #ex == 0 then ex[1] = 0 end
     local src, npad = filtered(x, order, mode, cval, prefilter)
-    local y = transform({ kind = "user", order = order, mode = S.MODE[mode], user = { unit:source(f, false), f.cname } },
-                        src, oshape, nil, ga.array(ex, "float64"), ydtype, cval, npad)
+    local how = { kind = "user", order = order, mode = S.MODE[mode], user = { unit:source(f, false), f.cname } }
+    local y = transform(how, src, oshape, nil, ga.array(ex, "float64"), ydtype, cval, npad)
     return S.deliver(y, out)
   end)
 end

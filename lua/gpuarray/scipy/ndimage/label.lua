@@ -117,7 +117,8 @@ isroot = (v == (int)i) ? 1 : 0;
 
   api.def(M, [[
 scipy.ndimage.label(input: array_like, structure: array_like?, output: ndarray|dtype?) -> ndarray, integer
-The connected components of the nonzero elements numbered 1..n (labels are values, in SciPy's order) and n; with an output array given, only n.
+The connected components of the nonzero elements numbered 1..n (labels are values, in SciPy's order) and n;
+with an output array given, only n.
 ]], function(input, structure, output)
     local fname = "scipy.ndimage.label"
     local x = is_array(input) and input or ga.asarray(input)

@@ -59,7 +59,8 @@ if (slot >= 0) {
         extreme = ga.ElementwiseKernel("X x, int32 slot, raw float64 lo, raw float64 hi", "", [[
 if (slot >= 0) { gnd_amin(&lo[slot], (double)x); gnd_amax(&hi[slot], (double)x); }
 ]], "gnd_meas_extreme", { preamble = ATOMICS }),
-        where = ga.ElementwiseKernel("X x, int32 slot, raw float64 lo, raw float64 hi, raw int64 plo, raw int64 phi", "", [[
+        where = ga.ElementwiseKernel("X x, int32 slot, raw float64 lo, raw float64 hi, raw int64 plo, raw int64 phi",
+                                     "", [[
 if (slot >= 0) {
   if ((double)x == lo[slot]) atomicMin(&plo[slot], (long long)i);
   if ((double)x == hi[slot]) atomicMin(&phi[slot], (long long)i);
@@ -334,8 +335,8 @@ The histogram (bins equal bins over [min, max], int64 counts) of each labelled r
       for d = 0, N - 1 do params[#params + 1] = "int64 n" .. d end
       local b = { "const long long l = (long long)lab;", "if (l > 0 && l <= maxl) {", "long long r_ = i;" }
       for d = N - 1, 0, -1 do
-        b[#b + 1] = ("{ const long long c = r_ %% n%d; r_ /= n%d; atomicMin(&lo[(l - 1) * %d + %d], c); atomicMax(&hi[(l - 1) * %d + %d], c); }")
-          :format(d, d, N, d, N, d)
+        b[#b + 1] = ("{ const long long c = r_ %% n%d; r_ /= n%d; atomicMin(&lo[(l - 1) * %d + %d], c); "
+                     .. "atomicMax(&hi[(l - 1) * %d + %d], c); }"):format(d, d, N, d, N, d)
       end
       b[#b + 1] = "}"
       return ga.ElementwiseKernel(table.concat(params, ", "), "", table.concat(b, "\n"), "gnd_find_objects")
@@ -345,7 +346,8 @@ The histogram (bins equal bins over [min, max], int64 counts) of each labelled r
 
   api.def(M, [[
 scipy.ndimage.find_objects(input: array_like, max_label: integer = 0) -> list
-The bounding box of each label 1..max_label (0: the largest label): a list of per-axis {first, last} ranges, 1-based and inclusive (API.md §14); false where a label is absent (SciPy's None).
+The bounding box of each label 1..max_label (0: the largest label): a list of per-axis {first, last} ranges,
+1-based and inclusive (API.md §14); false where a label is absent (SciPy's None).
 ]], function(input, max_label)
     local fname = "scipy.ndimage.find_objects"
     local x = is_array(input) and input or ga.asarray(input)
@@ -377,7 +379,8 @@ The bounding box of each label 1..max_label (0: the largest label): a list of pe
 scipy.ndimage.labeled_comprehension(input: array_like, labels: array_like?, index: number|list|ndarray?,
                                     func: callable?, out_dtype: dtype?, default: number?,
                                     pass_positions: boolean = false) -> number|ndarray
-func(values[, positions]) over each labelled region (values: an ndarray; positions: 1-based linear positions); default where a region is empty.
+func(values[, positions]) over each labelled region (values: an ndarray; positions: 1-based linear positions);
+default where a region is empty.
 ]], function(input, labels, index, func, out_dtype, default, pass_positions)
     local fname = "scipy.ndimage.labeled_comprehension"
     if func == nil or out_dtype == nil or default == nil then

@@ -111,11 +111,13 @@ The bool 3^rank structure of the elements within connectivity axis steps of the 
   M._binary_morph = binary_morph
 
   local BIN_SIG = [[(input: array_like, structure: array_like?, iterations: integer = 1, mask: array_like?,
-        output: ndarray|dtype?, border_value: number|boolean = 0, origin: integer|list = 0, brute_force: boolean = false) -> ndarray]]
+        output: ndarray|dtype?, border_value: number|boolean = 0, origin: integer|list = 0,
+        brute_force: boolean = false) -> ndarray]]
 
   api.def(M, "scipy.ndimage.binary_erosion" .. BIN_SIG .. [[
 
-Binary erosion: an element stays set where the structure around it fits in the set elements (outside: border_value); iterations < 1 repeats to a fixed point.
+Binary erosion: an element stays set where the structure around it fits in the set elements (outside:
+border_value); iterations < 1 repeats to a fixed point.
 ]], function(input, structure, iterations, mask, output, border_value, origin)
     return binary_morph("scipy.ndimage.binary_erosion", input, structure, iterations, mask, output, border_value,
                         origin, false)
@@ -130,7 +132,8 @@ Binary dilation: an element is set where the reflected structure around it meets
   end)
 
   local OC_SIG = [[(input: array_like, structure: array_like?, iterations: integer = 1, output: ndarray|dtype?,
-        origin: integer|list = 0, mask: array_like?, border_value: number|boolean = 0, brute_force: boolean = false) -> ndarray]]
+        origin: integer|list = 0, mask: array_like?, border_value: number|boolean = 0,
+        brute_force: boolean = false) -> ndarray]]
 
   api.def(M, "scipy.ndimage.binary_opening" .. OC_SIG .. [[
 
@@ -220,7 +223,9 @@ The input with its holes filled: the unset elements the border cannot reach thro
         end
       end
       local border = ga.concatenate(ids)
-      local outside = ga.isin(lab, border)
+      -- label 0 is the set elements (not background): a set element on
+      -- the border must not take every set element outside with it
+      local outside = ga.logical_and(ga.isin(lab, border), lab:ne(0))
       y = ga.logical_not(outside)
     else
       local t = binary_morph(fname, ga.zeros(x.shape, "bool"), s, -1, ga.logical_not(b), nil, 1, origin, true)
@@ -291,7 +296,8 @@ The structure dilated by itself iterations - 1 times (with origin given: also th
   end
 
   local GREY_SIG = [[(input: array_like, size: integer|list?, footprint: array_like?, structure: array_like?,
-        output: ndarray|dtype?, mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0, origin: integer|list = 0) -> ndarray]]
+        output: ndarray|dtype?, mode: ]] .. MODES .. [[ = "reflect", cval: number = 0.0,
+        origin: integer|list = 0) -> ndarray]]
 
   local function greyop(name, doc, impl)
     api.def(M, "scipy.ndimage." .. name .. GREY_SIG .. "\n" .. doc .. "\n", impl)

@@ -146,7 +146,9 @@ extern "C" __global__ void gnd_col_pass(const X *__restrict__ x, Y *__restrict__
       fshape[axis], half[axis] = k, h
       local spec = { ndim = N, fshape = fshape, half = half, modes = modes, op = op, full = true }
       local extra = {}
-      if op == "corr" then extra[1] = ga.array(w, S.FLOAT[x.dtype] and x.dtype ~= "float16" and x.dtype or "float64") end
+      if op == "corr" then
+        extra[1] = ga.array(w, S.FLOAT[x.dtype] and x.dtype ~= "float16" and x.dtype or "float64")
+      end
       return St.run(spec, x, ydtype, extra, cval)
     end
     x = ga.ascontiguousarray(x)

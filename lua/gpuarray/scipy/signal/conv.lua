@@ -267,15 +267,18 @@ extern "C" __global__ void ga_conv1d(const T *__restrict__ x, const T *__restric
 
   -- the transform length an axis needs: the full length, less the part of
   -- it the mode's window never sees wrap onto (circular convolution of
-  -- length L puts full[i + L] onto i: harmless for i < the window's start)
+  -- length L puts full[i + L] onto i: harmless for i < the window's start),
+  -- and never less than either input (both are padded to it: "same" with
+  -- in2 longer than in1 needs more than full - start)
   local function fft_len(n1, n2, mode)
     local full = n1 + n2 - 1
     local start
     if mode == "full" then start = 0
     elseif mode == "same" then start = (n2 - 1) // 2
     else start = math.min(n1, n2) - 1 end
-    return fast_len(math.max(full - start, 1))
+    return fast_len(math.max(full - start, n1, n2, 1))
   end
+  S.fft_len = fft_len
 
   local function padded(x, shape, dt)
     local same = true

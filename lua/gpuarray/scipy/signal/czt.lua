@@ -124,7 +124,10 @@ Apply the transform along axis (x's length there must be n); calling the object 
   Transform.__call = function(self, ...) return METHODS.transform(self, ...) end
   Transform.__tostring = function(self) return ("CZT(n=%d, m=%d)"):format(self.n, self.m) end
   api.class("scipy.signal.CZT", METHODS)
-  api.set_type("CZT", function(v) return getmetatable(v) == Transform end)
+  -- "CZT" is what the constructors return, "scipy.signal.CZT" the methods' self
+  local function is_czt(v) return getmetatable(v) == Transform end
+  api.set_type("CZT", is_czt)
+  api.set_type("scipy.signal.CZT", is_czt)
 
   api.def(signal, [[
 scipy.signal.CZT(n: integer, m: integer? = nil, w: scalar? = nil, a: scalar = 1) -> CZT

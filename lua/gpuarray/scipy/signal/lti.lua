@@ -579,10 +579,14 @@ A discrete system's step response: times and a list of outputs, one per input.
       for _, v in ipairs(h.num) do num[#num + 1] = v end
       for _ = 1, diff do den[#den + 1] = 0.0 end
       for _, v in ipairs(h.den) do den[#den + 1] = v end
-      return S.host(fname, F.freqz, num, den, worN, whole, nil, false), s
+      -- (a call that is not last in a list gives one value: keep both)
+      local ww, hh = S.host(fname, F.freqz, num, den, worN, whole, nil, false)
+      return ww, hh, s
     end
-    return S.host(fname, F.freqz_zpk, h.z, h.p, h.k, worN, whole, nil), s
+    local ww, hh = S.host(fname, F.freqz_zpk, h.z, h.p, h.k, worN, whole, nil)
+    return ww, hh, s
   end
+  S.lti_dfreqresp = dfreqresp   -- the CPU specs call the host part
 
   api.def(signal, [[
 scipy.signal.dfreqresp(system: list|object, w: array_like? = nil, n: integer = 10000, whole: boolean = false)
@@ -667,6 +671,8 @@ scipy.signal.lti:to_discrete(dt: number, method: string = "zoh", alpha: number? 
 A continuous system discretized with sampling time dt (cont2discrete's methods).
 ]], SYS.to_discrete)
   api.class("scipy.signal.lti", SYS)
+  -- the methods' self type is the class name of their declarations
+  api.set_type("scipy.signal.lti", is_sys)
 
   -- StateSpace arithmetic: series (*), parallel (+), negation
   local function ss_binop(op)

@@ -720,10 +720,11 @@ frequencies freqs (float64; one thread per frequency).
     if x.ndim ~= 1 or y.ndim ~= 1 or freqs.ndim ~= 1 then fail(fname .. ": x, y and freqs must be 1-D") end
     if x.size ~= y.size then fail(fname .. ": Input arrays do not have the same size.") end
     x, y, freqs = U.cast(x, "float64"), U.cast(y, "float64"), U.cast(freqs, "float64")
-    if precenter then y = y - ga.mean(y) end
+    -- normalize divides by y . y of the samples as given, centred or not (SciPy)
+    local yc = precenter and y - ga.mean(y) or y
     local p = ga.empty(freqs.size, "float64")
     if freqs.size > 0 then
-      ls_kernel()((freqs.size + 255) // 256, 256, { ga.ascontiguousarray(x), ga.ascontiguousarray(y),
+      ls_kernel()((freqs.size + 255) // 256, 256, { ga.ascontiguousarray(x), ga.ascontiguousarray(yc),
                                                     ga.ascontiguousarray(freqs), p, x.size, freqs.size })
     end
     if normalize then p = p * (2 / ga.sum(y * y)) end

@@ -33,7 +33,7 @@ return function(ga)
     -- p and q normalised, m their mean: sqrt((KL(p, m) + KL(q, m)) / 2)
     jensenshannon = { pre = "sx += x; sy += y;", body = [[
       double pp = x / sx, qq = y / sy, mm = (pp + qq) / 2;
-      acc += ga_rel_entr(pp, mm) + ga_rel_entr(qq, mm);]], final = "sqrt(fmax(acc, 0.0) / 2) / logbase" },
+      acc += ga_rel_entr(pp, mm) + ga_rel_entr(qq, mm);]], final = "sqrt(fmax(acc, 0.0) / 2 / logbase)" },
     hellinger = { body = "acc += sqrt(x * y);", final = "sqrt(fmax(1.0 - acc, 0.0))" },
     kl_divergence = { body = "acc += ga_rel_entr(x, y);", final = "acc" },
   }

@@ -1,4 +1,5 @@
---- ga.scipy.spatial: distance (distance.lua), distance_matrix, and KDTree.
+--- ga.scipy.spatial: distance (distance.lua), distance_matrix, KDTree and
+-- Delaunay (delaunay.lua).
 --
 -- KDTree answers its queries exactly, by computing the distances to every
 -- point on the GPU (one kernel, spatial/distance.lua) and selecting from
@@ -170,12 +171,14 @@ KDTree:sparse_distance_matrix(other: KDTree, max_distance: number, p: number = 2
 The distances between the points of self and of other that are at most max_distance, as a COO matrix
 (n x other.n; a stored distance of 0 is kept out, as SciPy's sparse results).
 ]], function(tree, other, max_distance, p)
-    local D = dist(tree, other.data, p)
+    -- self's points are the rows (n x other.n), as SciPy's
+    local D = distance._distance_matrix(tree.data, other.data, p)
     local keep = ga.less_equal(D, max_distance)
     local Dm = ga.where(keep, D, 0)
     return ga.sparse.coo_matrix(Dm)
   end)
 
   api.class("KDTree", methods)
+  require("gpuarray.scipy.spatial.delaunay")(ga, spatial)
   return spatial
 end

@@ -86,15 +86,28 @@ return function(ga, L)
     return core.sparse.reorder(S.shape[1], pattern._indptr, pattern._indices, method)
   end
 
+  -- the singularity threshold of both factorisations: a diagonal entry of
+  -- R (or L) at most n eps max|A| (A singular to working precision). With
+  -- 0 only an exact zero counts, and Householder QR rarely leaves one:
+  -- [[1, 2], [2, 4]] gets R(2,2) = 4.4e-16 and x ~ 1e16 where SciPy's LU
+  -- finds the exact zero pivot and warns. One read back.
+  local function sing_tol(F)
+    if not F.tol then
+      local amax = F.B.data.size > 0 and K.number(ga.max(ga.abs(F.B.data))) or 0
+      F.tol = F.n * K.EPS[K.REAL[F.B.dtype]] * amax
+    end
+    return F.tol
+  end
+
   -- solve S x = b for one column b (contiguous, S's dtype); returns x and
   -- whether it is singular
   local function solve_one(F, b)
     local rb = F.p and ga.ascontiguousarray(b:take(F.p:astype("int64") + 1)) or b
-    local x, sing = core.sparse.lsv(F.n, F.B._indptr, F.B._indices, F.B.data, rb, F.chol, 0)
+    local x, sing = core.sparse.lsv(F.n, F.B._indptr, F.B._indices, F.B.data, rb, F.chol, sing_tol(F))
     if F.chol and sing >= 0 then
       -- not positive definite after all: QR (the permuted matrix is square too)
       F.chol = false
-      x, sing = core.sparse.lsv(F.n, F.B._indptr, F.B._indices, F.B.data, rb, false, 0)
+      x, sing = core.sparse.lsv(F.n, F.B._indptr, F.B._indices, F.B.data, rb, false, sing_tol(F))
     end
     if F.p then x = x:take(F.pinv:astype("int64") + 1) end
     return x, sing >= 0
@@ -106,7 +119,8 @@ scipy.sparse.linalg.spsolve(A: sparse, b: sparse|array_like, permc_spec: "NATURA
 Solve A x = b for square sparse A and b (n,) or (n, k): cuSOLVER's sparse Cholesky when A is Hermitian
 with a positive diagonal (and positive definite), its sparse QR otherwise, after a fill-reducing
 ordering (METIS nested dissection by default; permc_spec "NATURAL" keeps A's order, the MMD ones take
-minimum degree). An exactly singular A warns (Lua's warn) and gives NaN, as SciPy. use_umfpack is
+minimum degree). A singular A warns (Lua's warn) and gives NaN, as SciPy does for an exactly singular
+one; a diagonal entry of the factor at most n eps max|A| counts as zero. use_umfpack is
 accepted for SciPy's signature.
 ]], function(A, b, permc_spec, _)
     local fname = "scipy.sparse.linalg.spsolve"
@@ -260,7 +274,11 @@ signature. An exactly singular A raises, as SciPy's.
     F._factors = function()
       if rawget(F, "_L") then return end
       local P, Q, Lp, Li, Ld, Up, Ui, Ud = core.sparse.lu_extract(lu)
-      F._L, F._U = csc_of(n, Lp, Li, Ld), csc_of(n, Up, Ui, Ud)
+      -- L is unit lower triangular: its diagonal made explicit whether or
+      -- not cuSOLVER's extract stores it (its header does not say)
+      local Lx = sparse.csr_matrix({ Ld, Li + 1, Lp + 1 }, { shape = { n, n } })
+      F._L = sparse.csc_matrix(sparse.tril(Lx, -1) + sparse.eye(n, { dtype = dt }))
+      F._U = csc_of(n, Up, Ui, Ud)
       -- P A Q^T = L U with P, Q row lists; SciPy's Pr A Pc = L U has
       -- perm_r[i] = where row i of A went: the inverses (1-based)
       F._perm_r = ga.argsort(P):astype("int32")
@@ -292,7 +310,8 @@ Raises for a zero pivot (a missing or vanishing diagonal).
         local y = core.sparse.sv(n, p, i, data, b, true, true, 0)        -- L y = b (unit lower)
         return core.sparse.sv(n, p, i, data, y, false, false, 0)         -- U x = y
       end
-      local t = trans == "T" and 1 or 2
+      -- a real A^H is A^T (SpSV's conjugate transpose is for complex values)
+      local t = (trans == "T" or not K.is_complex(dt)) and 1 or 2
       local y = core.sparse.sv(n, p, i, data, b, false, false, t)        -- U^T y = b
       return core.sparse.sv(n, p, i, data, y, true, true, t)             -- L^T x = y
     end

@@ -150,20 +150,31 @@ return function(ga, L)
   ---------------------------------------------------------------------------
 
   local dot_k, nrm2sq_k, nrm2_k
+  -- k(...) or k(..., {out = out}): never a trailing nil, which a
+  -- ReductionKernel counts as its output argument ("output 'z' must be an
+  -- ndarray, got nil": every solver failed so in its first norm)
+  local function reduce(k, out, ...)
+    if out then
+      local args = table.pack(...)
+      args[args.n + 1] = { out = out }
+      return k(table.unpack(args, 1, args.n + 1))
+    end
+    return k(...)
+  end
   --- x^H y, as SciPy's dotprod (np.vdot)
   function K.dot(x, y, out)
     if not dot_k then K.reduction_kernels() end
-    return dot_k(x, y, out and { out = out } or nil)
+    return reduce(dot_k, out, x, y)
   end
   --- x^H x (real, in x's dtype)
   function K.nrm2sq(x, out)
     if not dot_k then K.reduction_kernels() end
-    return nrm2sq_k(x, out and { out = out } or nil)
+    return reduce(nrm2sq_k, out, x)
   end
   --- ||x||_2 (real, in x's dtype)
   function K.nrm2(x, out)
     if not dot_k then K.reduction_kernels() end
-    return nrm2_k(x, out and { out = out } or nil)
+    return reduce(nrm2_k, out, x)
   end
   --- the three reduction kernels (for the compile specs)
   function K.reduction_kernels()
