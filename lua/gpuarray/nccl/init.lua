@@ -6,14 +6,30 @@
 -- and adds ga.nccl.group(fn).
 return function(ga)
   local internal = require "gpuarray.internal"
+  local api = require "gpuarray.api"
   local raw = ga._core.nccl
   local nccl = {
-    available = raw.available,
     get_version = raw.get_version,
     get_unique_id = raw.get_unique_id,
     group_start = raw.group_start,
     group_end = raw.group_end,
   }
+
+  -- NCCL is of use only with a device to run on: a machine with libnccl and
+  -- no GPU answers false too, with both facts (the library's own answer
+  -- first, so a missing or broken libnccl is named as such)
+  local raw_available = raw.available
+  api.def(nccl, [[
+nccl.available() -> boolean, integer|string
+Whether NCCL can be used here: true and its version (22809 for 2.28.9), or false and why (libnccl not found, no CUDA device). Never raises.
+]], function()
+    local ok, info = raw_available()
+    if not ok then return false, info end
+    if not ga.is_available() then
+      return false, ("no CUDA device (NCCL %d is installed)"):format(info)
+    end
+    return true, info
+  end)
 
   -- Collectives queue on the current stream of the communicator's device:
   -- make that device current for the call, and restore the caller's after,
