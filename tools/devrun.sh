@@ -17,6 +17,8 @@
 #   examples  make examples: every examples/**/*.lua and the C hosts, each
 #             checking its own result (tools/run-examples)
 #   difftest  make difftest N=${N:-300}
+#   nvtx      tools/nvtx-check.sh: a ga.profiler range around a matmul, as
+#             nsys or ncu --nvtx report it
 #   sh:CMD    any shell command (through .device/with-lua)
 # Each step has its own time limit (STEP_TIMEOUT, default 560 s; make test
 # took 171 s on an H100 one day and over 205 s on another) and log; after
@@ -87,6 +89,9 @@ run_step() {
     difftest)
       lim $W make difftest N="${N:-300}" >"$L/difftest.log" 2>&1
       say "difftest: rc=$? $(tail -n 1 "$L/difftest.log")";;
+    nvtx)
+      lim $W bash tools/nvtx-check.sh >"$L/nvtx.log" 2>&1
+      say "nvtx-check: rc=$? ($(( $(date +%s) - t0 )) s)"; tail -n 20 "$L/nvtx.log" | tee -a "$OUT/summary.txt";;
     sh:*)
       lim $W sh -c "${step#sh:}" >"$L/sh.log" 2>&1
       say "sh: rc=$? ($(( $(date +%s) - t0 )) s)"; tail -n 40 "$L/sh.log";;

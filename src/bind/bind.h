@@ -18,6 +18,7 @@
 #include "fft/fft.h"
 #include "sparse/sparse.h"
 #include "nccl/nccl.h"
+#include "profiler/profiler.h"
 #include "interop/interop.h"
 
 #endif

@@ -4,7 +4,8 @@
 -- with events recorded on the current stream before and after it (GPU time:
 -- what the work queued by the call takes on the device). Returns a table
 -- with the times in microseconds and their summaries, which prints like
--- CuPy's:
+-- CuPy's (declared below, so its parameters are by name:
+-- ga.benchmark(fn, {n_repeat = 100, name = "matmul"})):
 --   name                :    CPU:    12.345 us   +/-  0.321 (min:    11.900 / max:    15.100) us     GPU-0: ...
 return function(ga)
   local core = ga._core
@@ -37,32 +38,27 @@ return function(ga)
     return ("%-20s:%s %s"):format(r.name, item("CPU", r.cpu), item("GPU-" .. r.device, r.gpu))
   end
 
-  local function count(opts, key, default, min)
-    local v = opts[key]
-    if v == nil then return default end
-    if math.type(v) ~= "integer" or v < min then
-      error(("gpuarray: benchmark: %s must be an integer >= %d, got %s"):format(key, min, tostring(v)), 0)
-    end
-    return v
-  end
+  local api = require "gpuarray.api"
+  local internal = require "gpuarray.internal"
 
-  --- ga.benchmark(fn[, {n_repeat = 10000, n_warmup = 10, max_duration = math.huge, name = "fn"}])
-  function ga.benchmark(fn, opts)
-    if type(fn) ~= "function" and not (getmetatable(fn) or {}).__call then
-      error("gpuarray: benchmark: expected a function, got " .. type(fn), 0)
-    end
-    opts = opts or {}
-    if type(opts) ~= "table" then
-      error("gpuarray: benchmark: expected an options table, got " .. type(opts), 0)
-    end
-    local n_repeat = count(opts, "n_repeat", 10000, 1)
-    local n_warmup = count(opts, "n_warmup", 10, 0)
-    local max_duration = opts.max_duration or math.huge
-    if type(max_duration) ~= "number" or max_duration <= 0 then
-      error("gpuarray: benchmark: max_duration must be a positive number of seconds", 0)
+  api.def(ga, [[
+benchmark(func: callable, *, n_repeat: integer = 10000, n_warmup: integer = 10, max_duration: number?,
+          name: string = "fn") -> table
+Times func() like cupyx.profiler.benchmark: n_warmup untimed calls, then n_repeat timed ones (fewer
+once max_duration seconds have passed), each on the host clock and with events on the current
+stream. The result has cpu_times, gpu_times (µs) and their summaries cpu, gpu ({min, mean, max, std,
+n}); it prints like CuPy's. ga.profiler.time_range marks a range for a profiler instead.
+]], function(fn, n_repeat, n_warmup, max_duration, name)
+    if n_repeat < 1 then internal.fail(("benchmark: n_repeat must be an integer >= 1, got %d"):format(n_repeat)) end
+    if n_warmup < 0 then internal.fail(("benchmark: n_warmup must be an integer >= 0, got %d"):format(n_warmup)) end
+    max_duration = max_duration or math.huge
+    if max_duration <= 0 then
+      internal.fail("benchmark: max_duration must be a positive number of seconds")
     end
     local start, stop = ga.Event(), ga.Event()
-    for _ = 1, n_warmup do fn() end
+    -- the user's errors pass unchanged (a pcall: tens of ns on the CPU time)
+    local call = api.call_user
+    for _ = 1, n_warmup do call(fn) end
     start:record()
     start:synchronize()
     local now = core.runtime.now
@@ -71,7 +67,7 @@ return function(ga)
     for i = 1, n_repeat do
       start:record()
       local t1 = now()
-      fn()
+      call(fn)
       local t2 = now()
       stop:record()
       stop:synchronize()
@@ -83,12 +79,12 @@ return function(ga)
     start:destroy()
     stop:destroy()
     return setmetatable({
-      name = opts.name or "fn",
+      name = name,
       device = ga.get_device_id(),
       cpu_times = cpu,
       gpu_times = gpu,
       cpu = summary(cpu),
       gpu = summary(gpu),
     }, Result)
-  end
+  end)
 end
