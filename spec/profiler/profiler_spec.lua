@@ -55,6 +55,29 @@ describe("profiler ranges without a tool", function()
   end)
 end)
 
+describe("profiler.profile and profiler.benchmark", function()
+  it("check their arguments; profile needs a device", function()
+    helper.assert_gaerror(function() profiler.profile(3) end, "profiler.profile: fn must be a function, got 3")
+    helper.assert_gaerror(function() profiler.profile(function() end, 1) end, "profiler.profile: too many arguments")
+    if not ga.is_available() then
+      local ran = false
+      helper.assert_gaerror(function() profiler.profile(function() ran = true end) end,
+                            "profiler.profile: no CUDA device to profile")
+      assert.is_false(ran)
+    end
+    assert.equal(ga.benchmark, profiler.benchmark)
+  end)
+
+  helper.gpu_it("profile returns fn's results and passes its error, the profiler stopped after both", function()
+    assert.same({ 1, "two", n = 2 }, table.pack(profiler.profile(function() return 1, "two" end)))
+    local ok, err = pcall(profiler.profile, function() error("the user's", 0) end)
+    assert.is_false(ok)
+    assert.equal("the user's", err)
+    -- stopped: a second profile starts afresh
+    assert.equal(6, profiler.profile(function() return ga.arange(4):sum():item() end))
+  end)
+end)
+
 describe("profiler ranges seen by an NVTX tool", function()
   local base = os.tmpname()
   local so = base .. ".so"

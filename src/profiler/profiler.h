@@ -1,5 +1,6 @@
 /*
-** profiler.h: ga.profiler's NVTX ranges (nvtx.c). NVTX 3 is header-only:
+** profiler.h: ga.profiler's NVTX ranges and the CUDA profiler's start and
+** stop (nvtx.c). NVTX 3 is header-only:
 ** nothing is linked; a tool attached to the process (Nsight Systems,
 ** Nsight Compute) injects its library at the first NVTX call, and without
 ** one each call is a no-op.
@@ -10,7 +11,8 @@
 
 #include "base/base.h"
 
-/* core.profiler: range_push(name[, argb]), range_pop() */
+/* core.profiler: range_push(name[, argb]), range_pop(), profile_start(),
+** profile_stop() */
 void ga_open_profiler(lua_State *L);
 
 #endif

@@ -2,8 +2,9 @@
 -- timeline of Nsight Systems (`nsys profile`) or Nsight Compute
 -- (`ncu --nvtx`) shows the user's ranges around gpuarray's kernels. NVTX 3
 -- is header-only (src/profiler/nvtx.c): the tool injects its library into
--- the process; with none attached every call is a no-op. ga.benchmark
--- (benchmark.lua) times a function instead of marking it.
+-- the process; with none attached every call is a no-op. profiler.profile
+-- starts and stops the CUDA profiler around a function; ga.benchmark
+-- (benchmark.lua, also profiler.benchmark) times a function instead.
 return function(ga)
   local api = require "gpuarray.api"
   local internal = require "gpuarray.internal"
@@ -71,4 +72,24 @@ before closing the range, so that the range also spans the kernels fn queued.
     if not res[1] then error(res[2], 0) end
     return table.unpack(res, 2, res.n)
   end)
+
+  api.def(profiler, [[
+profiler.profile(fn: callable) -> ...
+Calls fn() with the CUDA profiler started (cudaProfilerStart, then cudaProfilerStop, when fn raises too)
+and returns what it returns (cupyx.profiler.profile): a profiler started with its capture off
+(nsys --capture-range=cudaProfilerApi, ncu --profile-from-start off) records only this part.
+Needs a CUDA device.
+]], function(fn)
+    if not ga.is_available() then internal.fail("profiler.profile: no CUDA device to profile") end
+    raw.profile_start()
+    local res = table.pack(pcall(api.call_user, fn))   -- the user's errors pass unchanged
+    local ok, err = pcall(raw.profile_stop)
+    if not res[1] then error(res[2], 0) end
+    if not ok then error(err, 0) end
+    return table.unpack(res, 2, res.n)
+  end)
+
+  -- cupyx.profiler.benchmark's place (benchmark.lua declares it as ga.benchmark)
+  profiler.benchmark = ga.benchmark
+  api.alias("profiler.benchmark", ga.benchmark)
 end
