@@ -87,4 +87,9 @@ n}); it prints like CuPy's. ga.profiler.time_range marks a range for a profiler 
       gpu = summary(gpu),
     }, Result)
   end)
+
+  -- and in cupyx.profiler.benchmark's place
+  ga.profiler = ga.profiler or {}
+  ga.profiler.benchmark = ga.benchmark
+  api.alias("profiler.benchmark", ga.benchmark)
 end

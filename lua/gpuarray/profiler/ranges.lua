@@ -4,7 +4,7 @@
 -- is header-only (src/profiler/nvtx.c): the tool injects its library into
 -- the process; with none attached every call is a no-op. profiler.profile
 -- starts and stops the CUDA profiler around a function; ga.benchmark
--- (benchmark.lua, also profiler.benchmark) times a function instead.
+-- (benchmark.lua, also ga.profiler.benchmark) times a function instead.
 return function(ga)
   local api = require "gpuarray.api"
   local internal = require "gpuarray.internal"
@@ -88,8 +88,4 @@ Needs a CUDA device.
     if not ok then error(err, 0) end
     return table.unpack(res, 2, res.n)
   end)
-
-  -- cupyx.profiler.benchmark's place (benchmark.lua declares it as ga.benchmark)
-  profiler.benchmark = ga.benchmark
-  api.alias("profiler.benchmark", ga.benchmark)
 end
