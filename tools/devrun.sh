@@ -7,6 +7,8 @@
 # collector stress are slow and mostly idle the GPU). Steps:
 #   test      make test (every spec file in its own busted process)
 #   bench     make bench, CuPy's cupy_ref.py, and compare.py's ratios
+#   basebench the tree in .base (carried) built and benched; its ratios to
+#             the bench step's results (run bench first)
 #   probes    bench/launch_floor.cu and bench/write_ceiling.cu: what one
 #             launch costs, and how fast the GPU writes memory
 #   sanitize  make sanitize (memcheck of the suite, racecheck, synccheck)
@@ -57,6 +59,18 @@ run_step() {
       python3 .device/bench/compare.py "$L/ours.json" "$L/cupy.json" >"$L/compare.txt" 2>&1
       cat "$L/compare.txt"; cp "$L/compare.txt" "$L/ours.json" "$L/cupy.json" "$OUT/"
       grep -v '^$' "$L/bench.err" | tail -n 5;;
+    basebench)
+      # the tree before a change (.base, carried: git archive of the commit
+      # before it) built and benched in the same call, and our bench's ratio
+      # to it (run after bench: compare.py ours.json base.json, base as the
+      # reference, so speedup > 1 means the change is faster)
+      (cd .base && rm -rf build && bash ../.device/with-lua make -j16 all >"$L/base-build.log" 2>&1 &&
+        lim bash ../.device/with-lua make bench >"$L/base.json" 2>"$L/base.err")
+      say "basebench: rc=$? ($(( $(date +%s) - t0 )) s)"
+      if [ -s "$L/ours.json" ]; then
+        python3 .device/bench/compare.py "$L/ours.json" "$L/base.json" >"$L/vs-base.txt" 2>&1
+        cp "$L/vs-base.txt" "$L/base.json" "$OUT/"; cat "$L/vs-base.txt"
+      fi;;
     probes)
       nvcc -O2 -o "$L/launch_floor" bench/launch_floor.cu -lcuda >"$L/probes.log" 2>&1 &&
         "$L/launch_floor" >>"$L/probes.log" 2>&1

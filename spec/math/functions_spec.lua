@@ -265,6 +265,10 @@ describe("convolve and interp", function()
     assert.same({ { 2, 0.5 }, { 2.5, -1 } },
                 ga.interp({ 0.5, 1.5 }, { 0, 1, 2 },
                           ga.array({ { 1, 1 }, { 3, 0 }, { 2, -2 } }, "complex128")):totable())
+    -- outside xp without left/right: fp's ends, imaginary parts included (NumPy)
+    assert.same({ { 1, 1 }, { 2, -2 } },
+                ga.interp({ -1, 3 }, { 0, 1, 2 },
+                          ga.array({ { 1, 1 }, { 3, 0 }, { 2, -2 } }, "complex128")):totable())
     helper.assert_gaerror(function() ga.interp({ 1 }, {}, {}) end, "interp: array of sample points is empty")
     helper.assert_gaerror(function() ga.interp({ 1 }, { 1, 2 }, { 1 }) end,
                           "interp: fp and xp are not of the same length")

@@ -229,6 +229,16 @@ static int l_info(lua_State *L) {
   return 1;
 }
 
+/* names(decl) -> qualname, fname: what registering a declaration needs,
+** without info's tables (made on demand: ~800 declarations' tables would
+** stay on the Lua heap of every state that requires the module) */
+static int l_names(lua_State *L) {
+  const ga_decl *d = ga_api_checkdecl(L, 1, "api.names");
+  lua_pushstring(L, d->qualname);
+  lua_pushstring(L, d->fname);
+  return 2;
+}
+
 static const luaL_Reg decl_meta[] = {
   { "__gc", decl_gc },
   { NULL, NULL },
@@ -239,6 +249,7 @@ static const luaL_Reg api_funcs[] = {
   { "bind", l_bind },
   { "apply", l_apply },
   { "info", l_info },
+  { "names", l_names },
   { "call_user", l_call_user },
   { "set_type", l_set_type },
   { NULL, NULL },

@@ -696,10 +696,16 @@ static int l_pool_tostring(lua_State *L) {
   return 1;
 }
 
+/* One Lua object per pool and Lua state, kept in the registry under the
+** pool's address: get_default_pinned_memory_pool() == itself, as CuPy's */
 static int push_pool(lua_State *L, ppool *pp) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, pp) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
   ppool_obj *u = (ppool_obj *)ga_object_new(L, &ppool_type, sizeof *u, 0);
   u->pp = pp;
   u->obj.alive = 1;
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, pp);
   return 1;
 }
 

@@ -38,6 +38,13 @@ static void method_args(lua_State *L) {
     ga_error(L, "%s: expected an ndarray (x:%s(y)), got %s", name, name, luaL_typename(L, 1));
   ga_checkarray(L, 1);   /* a freed one raises */
   ga_checkany(L, 2, name, "the second operand");
+  /* the declaration's rule (API.md §0): nothing past y, no options */
+  if (lua_gettop(L) == 3 && lua_type(L, 3) == LUA_TTABLE && !ga_toarray(L, 3)) {
+    lua_pushnil(L);
+    if (lua_next(L, 3) == 0) return;   /* an empty options table */
+    if (lua_type(L, -2) == LUA_TSTRING) ga_error(L, "%s: unknown option '%s'", name, lua_tostring(L, -2));
+  }
+  if (lua_gettop(L) > 2) ga_error(L, "%s: too many arguments (at most 1, got %d)", name, lua_gettop(L) - 1);
 }
 
 /* x:eq(y) and friends */

@@ -31,13 +31,25 @@ local function key_of(qualname)
   return qualname:match("[:.]([%w_]+)$") or qualname
 end
 
+-- an entry's info table is made when first read (the reference, ga.help,
+-- the specs): the module's Lua heap stays small, and with it the
+-- collector's work per array a program makes
+local Entry = {
+  __index = function(e, k)
+    if k ~= "info" then return nil end
+    local info = capi.info(e.decl)
+    rawset(e, "info", info)
+    return info
+  end,
+}
+
 local function register(d, f)
-  local info = capi.info(d)
-  local e = { info = info, f = f, decl = d, also = {} }
+  local qualname, fname = capi.names(d)
+  local e = setmetatable({ f = f, decl = d, also = {}, qualname = qualname }, Entry)
   api.list[#api.list + 1] = e
   if f ~= nil then api.by_func[f] = e end
-  api.by_name[info.qualname] = e
-  if api.by_name[info.fname] == nil then api.by_name[info.fname] = e end
+  api.by_name[qualname] = e
+  if api.by_name[fname] == nil then api.by_name[fname] = e end
   return e
 end
 
@@ -48,7 +60,7 @@ function api.def(tbl, text, impl)
   local d = capi.parse(text)
   local f = capi.bind(d, impl)
   local e = register(d, f)
-  if tbl ~= nil then tbl[key_of(e.info.qualname)] = f end
+  if tbl ~= nil then tbl[key_of(e.qualname)] = f end
   return f
 end
 

@@ -32,7 +32,8 @@ return function(ga)
 
   local function part(v, k)   -- a Lua complex {re, im} or number: one part
     if type(v) == "table" then return v[k] end
-    if k == 2 then return v == nil and nil or 0.0 end
+    if v == nil then return nil end   -- no left/right: fp's end, both parts
+    if k == 2 then return 0.0 end
     return v
   end
 

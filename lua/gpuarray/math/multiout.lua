@@ -59,8 +59,10 @@ return function(ga)
       end
       return false
     end
-    local t1 = clashes(o1) and nil or o1
-    local t2 = clashes(o2) and nil or o2
+    -- (not `clashes(o) and nil or o`: that is always o)
+    local t1, t2 = o1, o2
+    if clashes(o1) then t1 = nil end
+    if clashes(o2) then t2 = nil end
     local r1 = f1(t1)
     local r2 = f2(t2)
     if t1 == nil and o1 ~= nil then o1:set(r1) r1 = o1 end

@@ -4,9 +4,11 @@
 -- with events recorded on the current stream before and after it (GPU time:
 -- what the work queued by the call takes on the device). Returns a table
 -- with the times in microseconds and their summaries, which prints like
--- CuPy's (declared below, so its parameters are by name:
--- ga.benchmark(fn, {n_repeat = 100, name = "matmul"})):
+-- CuPy's (also ga.profiler.benchmark; docs/profiler.md):
 --   name                :    CPU:    12.345 us   +/-  0.321 (min:    11.900 / max:    15.100) us     GPU-0: ...
+local api = require "gpuarray.api"
+local internal = require "gpuarray.internal"
+
 return function(ga)
   local core = ga._core
 
@@ -38,27 +40,24 @@ return function(ga)
     return ("%-20s:%s %s"):format(r.name, item("CPU", r.cpu), item("GPU-" .. r.device, r.gpu))
   end
 
-  local api = require "gpuarray.api"
-  local internal = require "gpuarray.internal"
-
   api.def(ga, [[
-benchmark(func: callable, *, n_repeat: integer = 10000, n_warmup: integer = 10, max_duration: number?,
-          name: string = "fn") -> table
-Times func() like cupyx.profiler.benchmark: n_warmup untimed calls, then n_repeat timed ones (fewer
-once max_duration seconds have passed), each on the host clock and with events on the current
-stream. The result has cpu_times, gpu_times (µs) and their summaries cpu, gpu ({min, mean, max, std,
-n}); it prints like CuPy's. ga.profiler.time_range marks a range for a profiler instead.
+benchmark(func: callable, *, n_repeat: integer = 10000, n_warmup: integer = 10,
+          max_duration: number = math.huge, name: string = "fn") -> table
+Times func() n_repeat times after n_warmup calls (stopping once the runs
+took max_duration seconds): CPU time around each call and GPU time between
+events on the current stream, in microseconds (cupyx.profiler.benchmark;
+the result prints like CuPy's and holds cpu_times, gpu_times and their
+min/mean/max/std summaries).
 ]], function(fn, n_repeat, n_warmup, max_duration, name)
-    if n_repeat < 1 then internal.fail(("benchmark: n_repeat must be an integer >= 1, got %d"):format(n_repeat)) end
-    if n_warmup < 0 then internal.fail(("benchmark: n_warmup must be an integer >= 0, got %d"):format(n_warmup)) end
-    max_duration = max_duration or math.huge
-    if max_duration <= 0 then
+    if n_repeat < 1 then internal.fail(("benchmark: n_repeat must be >= 1, got %d"):format(n_repeat)) end
+    if n_warmup < 0 then internal.fail(("benchmark: n_warmup must be >= 0, got %d"):format(n_warmup)) end
+    if max_duration ~= max_duration or max_duration <= 0 then   -- NaN too
       internal.fail("benchmark: max_duration must be a positive number of seconds")
     end
     local start, stop = ga.Event(), ga.Event()
-    -- the user's errors pass unchanged (a pcall: tens of ns on the CPU time)
-    local call = api.call_user
-    for _ = 1, n_warmup do call(fn) end
+    -- the user's function runs as user code: its errors keep their own names
+    local call_user = api.call_user
+    for _ = 1, n_warmup do call_user(fn) end
     start:record()
     start:synchronize()
     local now = core.runtime.now
@@ -67,7 +66,7 @@ n}); it prints like CuPy's. ga.profiler.time_range marks a range for a profiler 
     for i = 1, n_repeat do
       start:record()
       local t1 = now()
-      call(fn)
+      call_user(fn)
       local t2 = now()
       stop:record()
       stop:synchronize()
@@ -88,7 +87,7 @@ n}); it prints like CuPy's. ga.profiler.time_range marks a range for a profiler 
     }, Result)
   end)
 
-  -- and in cupyx.profiler.benchmark's place
+  -- and in cupyx.profiler.benchmark's place (ga.profiler, ranges.lua)
   ga.profiler = ga.profiler or {}
   ga.profiler.benchmark = ga.benchmark
   api.alias("profiler.benchmark", ga.benchmark)

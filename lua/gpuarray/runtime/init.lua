@@ -217,6 +217,19 @@ At most size bytes (or a fraction of the device's memory) held; 0 or neither: no
   } do
     method(ppool, "PinnedMemoryPool:" .. d[1] .. "\n" .. d[2])
   end
+  -- page-locked host arrays (ga.pinned_empty; src/array/pinned.c)
+  local pinned = class("PinnedArray", "PinnedArray")
+  for _, d in ipairs {
+    { "set(value: any) -> PinnedArray",
+      "Copies value (a table, a byte string, an ndarray or a pinned array, broadcast and cast) in; returns it." },
+    { "fill(value: scalar) -> PinnedArray", "Sets every element to value; returns the array." },
+    { "totable() -> table", "The values as nested Lua tables (after the copies queued into the array finish)." },
+    { "tolist() -> table", "The same as totable (NumPy's name)." },
+    { "tobytes() -> string", "The raw bytes, C order." },
+    { "free()", "Returns the memory to the pinned pool now; later use raises." },
+  } do
+    method(pinned, "PinnedArray:" .. d[1] .. "\n" .. d[2])
+  end
 
   ---------------------------------------------------------------------------
   -- graphs
@@ -237,7 +250,7 @@ Releases the graph now.
   local methods = ga.methods
   local c_get, c_set, c_free, c_to_dlpack = methods.get, methods.set, methods.free, methods.to_dlpack
   def(methods, [[
-ndarray:get(out: userdata?, *, stream: Stream?) -> table|userdata
+ndarray:get(out: PinnedArray?, *, stream: Stream?) -> table|PinnedArray
 The values on the host: into a pinned array out (asynchronous on the stream), else as nested Lua tables.
 ]], function(self, out, stream)
     if stream ~= nil then return c_get(self, out, { stream = stream }) end
