@@ -25,13 +25,13 @@ example.check(rel32 < 1e-5, "float32: relative residual %.3g", rel32)
 -- the CPU's view: rows of A times x, summed here, give b's values back
 local hx, hx32, hb = x:totable(), x32:totable(), b:totable()
 local got, got32, want = {}, {}, {}
-for _, r in ipairs({ 1, 2, 1000, n }) do
-  local row, s, s32 = A[{ r }]:totable(), 0, 0
+for _, k in ipairs({ 1, 2, 1000, n }) do
+  local row, s, s32 = A[{ k }]:totable(), 0, 0
   for j = 1, n do
     s = s + row[j] * hx[j]
     s32 = s32 + example.f32(row[j]) * hx32[j]
   end
-  got[#got + 1], got32[#got32 + 1], want[#want + 1] = s, s32, hb[r]
+  got[#got + 1], got32[#got32 + 1], want[#want + 1] = s, s32, hb[k]
 end
 example.close(got, want, 1e-10, "float64: (A x)[i] against b[i]")
 example.close(got32, want, 1e-3, "float32: (A x)[i] against b[i]")

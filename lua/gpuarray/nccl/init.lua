@@ -21,7 +21,8 @@ return function(ga)
   local raw_available = raw.available
   api.def(nccl, [[
 nccl.available() -> boolean, integer|string
-Whether NCCL can be used here: true and its version (22809 for 2.28.9), or false and why (libnccl not found, no CUDA device). Never raises.
+Whether NCCL can be used here: true and its version (22809 for 2.28.9), or false and why
+(libnccl not found, no CUDA device). Never raises.
 ]], function()
     local ok, info = raw_available()
     if not ok then return false, info end
