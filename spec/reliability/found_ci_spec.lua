@@ -30,6 +30,9 @@ describe("fuzz findings: extreme sizes that hung", function()
       end, "sparse.diags: 2147483648 diagonals but 2 offsets")
       gaerror(function() ga.sparse.diags_array(ga.empty({ 3, 0 }), { offsets = { 0, 1 } }) end,
               "sparse.diags_array: 3 diagonals but 2 offsets")
+      -- none at all (an index error before)
+      gaerror(function() ga.sparse.diags(ga.empty({ 0, 5 }, "int32"), ga.empty({ 0 }, "uint64")) end,
+              "sparse.diags: no diagonals given")
     end)
   end)
 end)

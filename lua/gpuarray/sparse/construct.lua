@@ -78,6 +78,7 @@ eye as a sparse array (elementwise * and ^).
       for i = 1, diagonals.shape[1] do rows[i] = diagonals[i] end
       diagonals = rows
     end
+    if #diagonals == 0 then fail(fname .. ": no diagonals given") end
     if #offsets ~= #diagonals then
       fail(("%s: %d diagonals but %d offsets"):format(fname, #diagonals, #offsets))
     end
