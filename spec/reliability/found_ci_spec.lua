@@ -23,6 +23,13 @@ describe("fuzz findings: extreme sizes that hung", function()
     end)
   end)
 
+  it("czt_points of 2^31 - 1 points raises instead of filling a Lua list (fuzz decl, second run)", function()
+    quickly(function()
+      gaerror(function() ga.scipy.signal.czt_points(2147483647) end,
+              "scipy.signal.czt_points: m = 2147483647 is more than the 16777216 points")
+    end)
+  end)
+
   it("sparse.diags counts an array's diagonals before taking its rows (fuzz libs)", function()
     quickly(function()
       gaerror(function()
