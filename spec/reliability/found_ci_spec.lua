@@ -30,6 +30,11 @@ describe("fuzz findings: extreme sizes that hung", function()
     end)
   end)
 
+  it("fft.cache_info refuses an ndarray for its device with a gpuarray error (fuzz decl, second run)", function()
+    gaerror(function() ga.fft.cache_info(ga.empty({ 0 }, "complex128")) end,
+            "fft.cache_info: device must be a device id or a Device, got gpuarray.ndarray")
+  end)
+
   it("sparse.diags counts an array's diagonals before taking its rows (fuzz libs)", function()
     quickly(function()
       gaerror(function()
