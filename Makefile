@@ -41,7 +41,7 @@ KERNELS = $(sort $(wildcard kernels/*/*.cuh))
 # every Lua file under lua/gpuarray/ (submodules in folders included)
 LUA_FILES = $(patsubst lua/%,%,$(shell find lua/gpuarray -name '*.lua' | sort))
 
-.PHONY: all test check demo bench bench-lazy bench-multi lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
+.PHONY: all test check check-version reference reference-check demo bench bench-lazy bench-multi lint install clean check-layers deps-build deps-test deps-lint prereqs difftest
 
 all: prereqs $(SO)
 
@@ -87,6 +87,19 @@ test: deps-test check-layers $(SO)
 # says which, and why they run with no GPU and with compiles refused)
 check: deps-test $(SO)
 	@CUDA_VISIBLE_DEVICES= GPUARRAY_FAIL=compile:1 SPEC_FILES="$$(grep -v '^#' spec/check.list)" sh tools/run-specs
+
+# the version is one number in the header, ga.version, the release
+# rockspec and CHANGELOG.md (tools/check-version.lua says where they differ)
+check-version: deps-build $(SO)
+	@LUA_CPATH="$(BUILD)/?.so" $(LUA) tools/check-version.lua
+
+# docs/reference.md, generated from the declarations (API.md §0);
+# reference-check fails when the page is stale or a public name has none
+LUA_ENV = LUA_PATH="lua/?.lua;lua/?/init.lua" LUA_CPATH="$(BUILD)/?.so"
+reference: deps-build $(SO)
+	@$(LUA_ENV) $(LUA) tools/gen-reference.lua docs/reference.md
+reference-check: deps-build $(SO)
+	@$(LUA_ENV) $(LUA) tools/gen-reference.lua --check docs/reference.md
 
 # src/<layer>/ includes only its own and lower layers, a feature room only
 # the rooms its header declares, without cycles (also run before every build)
@@ -151,7 +164,7 @@ deps-lint:
 
 # ---------------------------------------------------------------------------
 # Embedding (issue 14): the C API header and a pkg-config file go with
-# `make install`; `make examples` installs into build/stage and builds
+# `make install`; `make host-examples` installs into build/stage and builds
 # examples/host against that installed tree alone (as a host would).
 # Hosts link the module itself (one copy per process: a Lua script's
 # require "gpuarray" in the same process finds the same pools and caches).
@@ -159,23 +172,37 @@ INCDIR    ?= $(PREFIX)/include
 PCDIR     ?= $(PREFIX)/lib/pkgconfig
 STAGE      = $(abspath $(BUILD))/stage
 
-.PHONY: install-embed examples
+.PHONY: install-embed host-examples examples
 
 install: install-embed
+
+# gpuarray.pc names the header's folder and the module by absolute paths;
+# with PC_RELATIVE=1 (the rockspecs) by paths relative to the .pc's own
+# folder (pkg-config's ${pcfiledir}): LuaRocks moves what `make install`
+# put under its rock's lib/ into the tree's lib/lua/5.4/ afterwards, which
+# keeps the files' places relative to each other, not their absolute paths
+PC_RELATIVE ?=
+pc_path = $(if $(PC_RELATIVE),$${pcfiledir}/$(shell realpath -m --relative-to=$(PCDIR) $(1)),$(1))
 
 install-embed: $(SO)
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(PCDIR)
 	install -m 644 include/gpuarray.h $(DESTDIR)$(INCDIR)/gpuarray.h
-	sed -e 's|@INCDIR@|$(INCDIR)|g' -e 's|@MODULE@|$(LIBDIR)/gpuarray/core.so|g' \
+	sed -e 's|@INCDIR@|$(call pc_path,$(INCDIR))|g' -e 's|@MODULE@|$(call pc_path,$(LIBDIR)/gpuarray/core.so)|g' \
 	    -e 's|@LUA_INCDIR@|$(LUA_INCDIR)|g' -e 's|@CUDA_INCDIR@|$(CUDA_INCDIR)|g' \
 	    -e 's|@CUDA_LIBDIR@|$(CUDA_LIBDIR)|g' -e 's|@VERSION@|$(VERSION)|' \
 	    tools/gpuarray.pc.in > $(DESTDIR)$(PCDIR)/gpuarray.pc
 	chmod 644 $(DESTDIR)$(PCDIR)/gpuarray.pc
 
-examples: deps-build $(SO)
+host-examples: deps-build $(SO)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR= >/dev/null
 	@$(MAKE) --no-print-directory -C examples/host OUT=$(abspath $(BUILD))/examples \
 	  PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
+
+# every example (examples/**/*.lua and the C hosts), each checking its own
+# result on a GPU and printing "skipped: no CUDA device" without one
+# (examples/README.md); fails if one fails
+examples: host-examples
+	@LUA=$(LUA) sh tools/run-examples $(BUILD)/examples
 
 # Reliability (issue 16): sanitizers, fuzzing, fault injection, GC stress.
 #   make asan       the CPU specs against the module built with ASan + UBSan
@@ -205,7 +232,7 @@ asan-build: deps-build
 	  CFLAGS="-O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)" $(ASAN_SO) >/dev/null
 
 asan: deps-test asan-build
-	@$(SAN_ENV) BUSTED_FLAGS="--lua=$(SAN_LUA) --cpath=$(ASAN_BUILD)/?.so" sh tools/run-specs \
+	@$(SAN_ENV) SPEC_OUTPUT=full BUSTED_FLAGS="--lua=$(SAN_LUA) --cpath=$(ASAN_BUILD)/?.so" sh tools/run-specs \
 	  >$(ASAN_BUILD)/asan.log 2>&1; s=$$?; \
 	  grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error|busted did not finish|^(Failure|Error) ' $(ASAN_BUILD)/asan.log; \
 	  echo "asan: $$(tail -n 1 $(ASAN_BUILD)/asan.log)"; exit $$s

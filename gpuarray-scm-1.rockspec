@@ -2,7 +2,7 @@ rockspec_format = "3.0"
 package = "gpuarray"
 version = "scm-1"
 source = {
-  url = "git+https://github.com/gpuarray/gpuarray",
+  url = "git+https://github.com/gpuarray/gpuarray.git",
 }
 description = {
   summary = "CuPy for Lua: N-dimensional arrays in CUDA device memory",
@@ -46,10 +46,20 @@ build = {
     CUDA_INCDIR = "$(CUDA_INCDIR)",
     CUDA_LIBDIR = "$(CUDA_LIBDIR)",
     WERROR = "",
+    -- for hosts that embed Lua (docs/embedding.md): LuaRocks moves what is
+    -- installed under LIBDIR into its tree's lib/lua/5.4/, so the header
+    -- and gpuarray.pc go there too (lib/lua/5.4/gpuarray/include/,
+    -- lib/lua/5.4/pkgconfig/), and the .pc names them relative to itself
+    INCDIR = "$(LIBDIR)/gpuarray/include",
+    PCDIR = "$(LIBDIR)/pkgconfig",
+    PC_RELATIVE = "1",
   },
 }
--- `luarocks test`: the specs with busted (.busted sets the paths); those
--- that need a GPU are reported as pending where there is none
+-- `luarocks test`: the project's own test command, `make test` (busted
+-- from the system's packages, never a rock download: it runs offline).
+-- Arguments after `--` go to make: `luarocks test -- SPEC_FILES=spec/core`.
+-- The specs that need a GPU are counted as skipped where there is none.
 test = {
-  type = "busted",
+  type = "command",
+  command = "make test",
 }

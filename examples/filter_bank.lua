@@ -5,12 +5,8 @@
 -- spectrum into filter_bank_spectrum.pgm (a grayscale image any viewer
 -- opens; PGM is a one-line header and the pixel bytes).
 --   lua5.4 examples/filter_bank.lua [output.pgm]
-local ga = require "gpuarray"
-
-if not ga.is_available() then
-  print("skipped: no CUDA device")
-  os.exit(0)
-end
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 
 local signal = ga.scipy.signal
 local fs = 1000.0                      -- samples per second
@@ -79,3 +75,4 @@ local out = assert(io.open(path, "wb"))
 out:write(("P5\n%d %d\n255\n"):format(W, H), table.concat(rows))
 out:close()
 print(("wrote %s (%d x %d): the Welch spectrum, log scale"):format(path, W, H))
+print("filter_bank: ok")

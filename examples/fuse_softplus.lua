@@ -3,7 +3,8 @@
 -- operation, an array per intermediate) and fused (one kernel), and give
 -- the same dtype, shape and bits.
 --   lua5.4 examples/fuse_softplus.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 
 local function softplus(x) return ga.log1p(ga.exp(x)) end
 local function chain(x) return ga.tanh(ga.sin(x) + 0.1 * x) end
@@ -37,4 +38,20 @@ local x = x64:astype("float32")
 local a, b = norm(x):item(), ga.sqrt(ga.sum(x * x)):item()
 print(("sqrt(sum(x * x)): fused %.9g, eager %.9g (%s)"):format(a, b, a == b and "the same bits" or "different bits"))
 assert(math.abs(a - b) <= 1e-6 * math.abs(b), "the fused reduction differs")
+
+-- against the CPU: both functions in double precision on the host values,
+-- to the float32 result's precision
+local got1, got2 = fused_softplus(x):totable(), fused_chain(x):totable()
+local hx = x:totable()
+local want1, want2 = {}, {}
+for i = 1, n do
+  want1[i] = math.log(1 + math.exp(hx[i]))
+  local u = math.sin(hx[i]) + 0.1 * hx[i]
+  want2[i] = (math.exp(2 * u) - 1) / (math.exp(2 * u) + 1)
+end
+example.close(got1, want1, 1e-6, "float32 softplus against the CPU", 1e-3)
+example.close(got2, want2, 1e-6, "float32 tanh(sin(x) + 0.1 * x) against the CPU", 1)
+local sq = 0
+for i = 1, n do sq = sq + hx[i] * hx[i] end
+example.close(a, math.sqrt(sq), 1e-5, "sqrt(sum(x * x)) against the CPU")
 print("fuse_softplus: ok")

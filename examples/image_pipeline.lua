@@ -3,14 +3,12 @@
 -- Gaussian blur, Sobel edges, label the blobs, measure them, save the
 -- results (.npy) and write the edges as a PGM picture.
 --   lua5.4 examples/image_pipeline.lua [image.npy] [outdir]
-local ga = require "gpuarray"
-if not ga.is_available() then
-  print("skipped: no CUDA device")
-  os.exit(0)
-end
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 local nd = ga.scipy.ndimage
 
 local path, outdir = arg[1], arg[2] or os.getenv("TMPDIR") or "/tmp"
+local synthetic = not path
 local H, W = 256, 320
 local discs = { { 60, 80, 30 }, { 150, 220, 45 }, { 200, 70, 25 }, { 90, 260, 20 } }
 if not path then
@@ -51,8 +49,25 @@ end
 -- its own check, on the GPU: every set pixel has a label, every label's pixels are set
 local unlabelled = ga.logical_and(mask, labels:eq(0)):sum():item()
 local stray = ga.logical_and(ga.logical_not(mask), labels:gt(0)):sum():item()
-assert(unlabelled == 0 and stray == 0, "labels do not match the mask")
-assert(n >= 1, "no blobs found")
+example.check(unlabelled == 0 and stray == 0, "labels do not match the mask (%d unlabelled, %d stray)",
+  unlabelled, stray)
+example.check(n >= 1, "no blobs found")
+-- and against what the synthetic image holds: four discs and a bar, each
+-- disc found where it was drawn, with about pi r^2 pixels (centres of mass
+-- are coordinates, 0-based as SciPy's and as the drawing's)
+if synthetic then
+  example.check(n == #discs + 1, "%d blobs, the image has %d", n, #discs + 1)
+  for _, d in ipairs(discs) do
+    local hit
+    for k = 1, n do
+      if math.abs(centres[k][1] - d[1]) < 1.5 and math.abs(centres[k][2] - d[2]) < 1.5 then hit = k end
+    end
+    example.check(hit ~= nil, "no blob centred at (%d, %d)", d[1], d[2])
+    local area = math.pi * d[3] * d[3]
+    example.check(math.abs(sizes[hit] - area) < 0.1 * area, "the disc at (%d, %d): %d pixels, about %d expected",
+      d[1], d[2], math.floor(sizes[hit]), math.floor(area))
+  end
+end
 
 ga.save(outdir .. "/image_pipeline_labels.npy", labels)
 ga.save(outdir .. "/image_pipeline_edges.npy", edges)
@@ -64,3 +79,4 @@ local f = assert(io.open(pgm, "wb"))
 f:write(("P5\n%d %d\n255\n"):format(bytes.shape[2], bytes.shape[1]), bytes:tobytes())
 f:close()
 print("wrote " .. pgm .. " and the labels and edges as .npy in " .. outdir)
+print("image_pipeline: ok")

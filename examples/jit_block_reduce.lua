@@ -2,7 +2,8 @@
 -- block sums its 256 elements in a tree (jit.syncthreads between levels)
 -- and adds its partial sum to the total with jit.atomic_add.
 --   lua5.4 examples/jit_block_reduce.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 local jit = ga.jit
 
 local BLOCK = 256    -- a number upvalue: a constant of the kernel

@@ -3,7 +3,8 @@
 -- types of the arguments it is launched with (float32 arrays and a Lua
 -- integer here, then a typed uint32 size: two signatures, two compiles).
 --   lua5.4 examples/jit_elementwise_copy.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 local jit = ga.jit
 
 local elementwise_copy = jit.rawkernel(function(x, y, size)
@@ -31,6 +32,10 @@ local z = ga.zeros(size, "float32")
 elementwise_copy({ 128, 1, 1 }, { 1024 }, { x, z, ga.uint32(size) })
 assert(ga.array_equal(x, z), "the copy differs (list launch)")
 print("elementwise_copy, grid {128, 1, 1}, block {1024}, size as uint32: z == x")
+
+-- on the host, byte for byte: the copies hold exactly the input's values
+local bytes = x:tobytes()
+example.check(y:tobytes() == bytes and z:tobytes() == bytes, "a copy differs from x on the host")
 
 -- what was generated for the first launch
 local src = elementwise_copy:source(x, y, size)

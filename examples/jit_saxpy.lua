@@ -2,7 +2,8 @@
 -- The Lua number a is a weak scalar (NumPy 2's rule): with float32 arrays
 -- the arithmetic is float32, as the raw-CUDA examples/saxpy.lua writes it.
 --   lua5.4 examples/jit_saxpy.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 local jit = ga.jit
 
 local saxpy = jit.rawkernel(function(a, x, y, out, n)

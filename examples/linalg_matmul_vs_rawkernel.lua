@@ -2,7 +2,8 @@
 -- RawKernel against ga.matmul (cuBLAS), on the same 2048 x 2048 float32
 -- matrices; prints both times and checks the results agree.
 --   lua5.4 examples/linalg_matmul_vs_rawkernel.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 
 local TILE = 16
 local tiled = ga.RawKernel([[
@@ -48,4 +49,18 @@ print(("ga.matmul:       %8.3f ms  %7.2f TFLOP/s"):format(blas_ms, flop / blas_m
 local diff = ga.max(ga.abs(ga.subtract(C, D))):item()
 local scale = ga.max(ga.abs(D)):item()
 print(("max difference %.3g (relative %.3g)"):format(diff, diff / scale))
-assert(diff / scale < 1e-4, "the two products disagree")
+example.check(diff / scale < 1e-4, "the two products disagree by %.3g (relative)", diff / scale)
+
+-- both against the CPU at a few places: A[i][k] = cos(0.37 * idx), B[k][j] =
+-- sin(0.11 * idx) with idx the 0-based row-major index, rounded to float32
+local f32 = example.f32
+for _, ij in ipairs({ { 1, 1 }, { 1, n }, { n, 1 }, { 777, 1234 }, { n, n } }) do
+  local i, j = ij[1], ij[2]
+  local want = 0
+  for k = 1, n do
+    want = want + f32(math.cos(0.37 * ((i - 1) * n + k - 1))) * f32(math.sin(0.11 * ((k - 1) * n + j - 1)))
+  end
+  example.close(C:item(i, j), want, 1e-4, ("tiled C[%d][%d]"):format(i, j), scale)
+  example.close(D:item(i, j), want, 1e-4, ("matmul C[%d][%d]"):format(i, j), scale)
+end
+print("linalg_matmul_vs_rawkernel: ok")

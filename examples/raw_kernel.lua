@@ -2,7 +2,8 @@
 -- documentation, compiled at run time by NVRTC and launched on 5 blocks of
 -- 5 threads. The kernel's pointers take ndarrays.
 --   lua5.4 examples/raw_kernel.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 
 local add_kernel = ga.RawKernel([[
 extern "C" __global__

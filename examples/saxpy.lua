@@ -2,7 +2,8 @@
 -- number: gpuarray reads the kernel's signature and passes it as the float
 -- the kernel declares (and n as a size_t), no ga.float32(...) wrapping.
 --   lua5.4 examples/saxpy.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 
 local saxpy = ga.RawKernel([[
 extern "C" __global__ void saxpy(float a, const float* __restrict__ x,

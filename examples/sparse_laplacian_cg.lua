@@ -4,11 +4,8 @@
 -- without reading a value back (the solver checks convergence every 8
 -- iterations); the callback counts the iterations.
 --   LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" lua5.4 examples/sparse_laplacian_cg.lua
-local ga = require "gpuarray"
-if not ga.is_available() then
-  print("skipped: no CUDA device")
-  return
-end
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 local sparse = ga.scipy.sparse
 local linalg = sparse.linalg
 
@@ -32,5 +29,18 @@ print(("cg: info = %d after %d iterations"):format(info, iterations))
 
 local check = ga.linalg.norm(ga.subtract(A:dot(x), b)):item() / ga.linalg.norm(b):item()
 print(("relative residual of the solution: %.3e"):format(check))
-assert(info == 0, "cg did not converge")
-assert(check <= 1e-8, "the residual is above the requested tolerance")
+example.check(info == 0, "cg did not converge (info = %d)", info)
+example.check(check <= 1e-8, "the residual %.3g is above the requested tolerance", check)
+
+-- the CPU's residual: the 5-point stencil applied here to x's values
+local hx, r2 = x:totable(), 0
+for i = 1, k do
+  for j = 1, k do
+    local p = (i - 1) * k + j
+    local ax = 4 * hx[p] - (j > 1 and hx[p - 1] or 0) - (j < k and hx[p + 1] or 0)
+             - (i > 1 and hx[p - k] or 0) - (i < k and hx[p + k] or 0)
+    r2 = r2 + (ax - 1) ^ 2
+  end
+end
+example.close(math.sqrt(r2 / n), 0, 1e-8, "the CPU's relative residual |A x - b| / |b|")
+print("sparse_laplacian_cg: ok")

@@ -3,7 +3,8 @@
 -- On one stream every step waits for the one before; with two streams the
 -- copies of one chunk run while the other chunk computes.
 --   lua5.4 examples/streams_overlap.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/common.lua")
+local ga = example.gpuarray()
 
 local work = ga.RawKernel([[
 extern "C" __global__ void work(const float* x, float* y, long long n, int iters) {

@@ -30,9 +30,9 @@ extern "C" {
 #include <cuda_runtime_api.h>
 
 #define GPUARRAY_VERSION_MAJOR 0
-#define GPUARRAY_VERSION_MINOR 1
+#define GPUARRAY_VERSION_MINOR 2
 #define GPUARRAY_VERSION_PATCH 0
-#define GPUARRAY_VERSION "0.1.0"
+#define GPUARRAY_VERSION "0.2.0"
 /* major * 10000 + minor * 100 + patch, for #if */
 #define GPUARRAY_VERSION_NUM \
   (GPUARRAY_VERSION_MAJOR * 10000 + GPUARRAY_VERSION_MINOR * 100 + GPUARRAY_VERSION_PATCH)
@@ -55,8 +55,8 @@ typedef enum {
   GA_DT_BFLOAT16   /* 2 bytes, float32's upper half; last, so older ids stay */
 } ga_dtype_id;
 
-/* The version of the module that is linked ("0.1.0"): compare it with
-** GPUARRAY_VERSION when the header and the library may differ */
+/* The version of the module that is linked (the GPUARRAY_VERSION it was
+** built with): compare it with this header's when the two may differ */
 GA_API const char *ga_version(void);
 
 /* Opens the module in L and pushes its table, like require "gpuarray":

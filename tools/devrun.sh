@@ -16,8 +16,11 @@
 #   memcheck  memcheck alone, on MEMCHECK_SPECS (default: the whole suite)
 #   gcstress  make gcstress (a full collection at every allocation, then
 #             the generational collector), on GCSTRESS_SPECS (default: all)
-#   examples  every examples/*.lua, and make examples (the C hosts)
+#   examples  make examples: every examples/**/*.lua and the C hosts, each
+#             checking its own result (tools/run-examples)
 #   difftest  make difftest N=${N:-300}
+#   nvtx      tools/nvtx-check.sh: a ga.profiler range around a matmul, as
+#             nsys or ncu --nvtx report it
 #   sh:CMD    any shell command (through .device/with-lua)
 # Each step has its own time limit (STEP_TIMEOUT, default 560 s; make test
 # took 171 s on an H100 one day and over 205 s on another) and log; after
@@ -94,16 +97,15 @@ run_step() {
       cp build/gcstress.log build/gcgen.log "$L/" 2>/dev/null
       grep -a -h -E '^(Failure|Error) → ' -A 4 build/gcstress.log build/gcgen.log | head -n 40;;
     examples)
-      for e in examples/*.lua; do
-        lim $W env LUA_PATH="lua/?.lua;lua/?/init.lua;;" LUA_CPATH="build/?.so;;" lua5.4 "$e" \
-          >"$L/$(basename "$e").out" 2>&1
-        say "example $e: rc=$?"
-      done
-      lim $W make examples >"$L/host-examples.log" 2>&1
-      say "make examples: rc=$? $(tail -n 1 "$L/host-examples.log")";;
+      lim $W make examples >"$L/examples.log" 2>&1
+      say "make examples: rc=$? ($(( $(date +%s) - t0 )) s)"
+      grep -a -E '^(examples/|examples: |    )' "$L/examples.log" | tee -a "$OUT/summary.txt";;
     difftest)
       lim $W make difftest N="${N:-300}" >"$L/difftest.log" 2>&1
       say "difftest: rc=$? $(tail -n 1 "$L/difftest.log")";;
+    nvtx)
+      lim $W bash tools/nvtx-check.sh >"$L/nvtx.log" 2>&1
+      say "nvtx-check: rc=$? ($(( $(date +%s) - t0 )) s)"; tail -n 20 "$L/nvtx.log" | tee -a "$OUT/summary.txt";;
     sh:*)
       lim $W sh -c "${step#sh:}" >"$L/sh.log" 2>&1
       say "sh: rc=$? ($(( $(date +%s) - t0 )) s)"; tail -n 40 "$L/sh.log";;

@@ -3,7 +3,8 @@
 -- inside one ga.nccl.group, which NCCL launches together (queued one after
 -- another outside a group, the first would wait for the others forever).
 --   lua5.4 examples/multi_gpu/one_process.lua
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/../common.lua")
+local ga = example.gpuarray({ nccl = true })
 
 local n = ga.device_count()
 local comms = ga.nccl.Communicator.init_all(n)

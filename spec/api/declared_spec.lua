@@ -137,7 +137,7 @@ end)
 -- one GPU: not called twice with sample arguments
 local SKIP = {
   ["nccl"] = true, ["distributed"] = true, ["graph"] = true, ["set_"] = true, ["seed"] = true,
-  ["free"] = true, ["synchronize"] = true, ["benchmark"] = true, ["save"] = true, ["load"] = true,
+  ["free"] = true, ["synchronize"] = true, ["benchmark"] = true, ["profiler"] = true, ["save"] = true, ["load"] = true,
   ["tofile"] = true, ["savez"] = true, ["savetxt"] = true,
 }
 local function skipped(q)

@@ -1,5 +1,5 @@
 -- examples/host: C programs that embed Lua and gpuarray, built by
--- `make examples` against an installed tree (build/stage: the header, the
+-- `make host-examples` against an installed tree (build/stage: the header, the
 -- pkg-config file and the module, nothing of src/). Where there is no GPU
 -- they build, load and say they skipped; on a GPU they run and check
 -- everything in C (each prints "<name>: ok").
@@ -10,7 +10,7 @@ local sh = helper.sh
 local built, build_log
 local function build()
   if built == nil then
-    built, build_log = sh("make --no-print-directory examples")
+    built, build_log = sh("make --no-print-directory host-examples")
   end
   assert(built, build_log)
 end
@@ -56,7 +56,7 @@ describe("examples/host", function()
       for _, prog in ipairs({ "embed_demo", "threads", "dlpack_roundtrip", "stream_handback" }) do
         local ok, out = run(prog)
         assert(ok, out)
-        assert.is_truthy(out:find(prog .. ": skipped (no CUDA device)", 1, true), out)
+        assert.equal("skipped: no CUDA device\n", out)
       end
     end)
   end

@@ -9,7 +9,7 @@ local core = ga._core
 local internal = require "gpuarray.internal"
 
 local ROOMS = { "api", "ndarray", "runtime", "compile", "elementwise", "reduction", "scan", "select", "sort",
-                "random", "blas", "solver", "fft", "sparse", "nccl", "distributed", "_test" }
+                "random", "blas", "solver", "fft", "sparse", "nccl", "distributed", "profiler", "_test" }
 
 describe("the private surface", function()
   local PRIVATE = getmetatable(core._test)

@@ -7,7 +7,9 @@ local ref = require "nccl.nccl_ref"
 local ga = helper.ga
 local nccl = ga.nccl
 
-local has_nccl = nccl.available()
+-- the library loads (available() is false without a device even so: the
+-- argument checks and ids below need no device)
+local has_nccl = pcall(nccl.get_version)
 
 local function nccl_it(name, fn)
   if has_nccl then it(name, fn) else pending(name .. " (NCCL is not installed here)") end
@@ -31,6 +33,21 @@ describe("nccl: loading", function()
       assert.are.equal(info, nccl.get_version())
     else
       assert.is_string(info)
+    end
+  end)
+
+  it("available() is false without a device, naming the want of one", function()
+    local ok, out = lua_run("CUDA_VISIBLE_DEVICES=", [[
+      local ga = require "gpuarray"
+      print(ga.is_available(), ga.nccl.available())]])
+    assert.is_true(ok, out)
+    if has_nccl then
+      assert.matches("^false\tfalse\tno CUDA device %(NCCL %d+ is installed%)\n$", out)
+    else
+      assert.matches("^false\tfalse\t%S", out)   -- why the library did not load
+    end
+    if not ga.is_available() then
+      assert.same({ false, out:match("^false\tfalse\t(.-)\n$") }, { nccl.available() })
     end
   end)
 

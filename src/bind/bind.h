@@ -19,6 +19,7 @@
 #include "sparse/sparse.h"
 #include "nccl/nccl.h"
 #include "distributed/distributed.h"
+#include "profiler/profiler.h"
 #include "interop/interop.h"
 
 #endif

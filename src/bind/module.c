@@ -26,6 +26,8 @@ static const ga_opener openers[] = {
   /* libraries */
   ga_open_blas, ga_open_matmul, ga_open_solver, ga_open_solver_svd, ga_open_fft, ga_open_sparse, ga_open_nccl, ga_open_distributed,
   ga_open_solver_geev, ga_open_triangular, ga_open_sparse_solve,
+  /* tools */
+  ga_open_profiler,
   /* interop */
   ga_open_capi, ga_open_dlpack, ga_open_dlpack_hooks,
   /* reliability hooks (fault injection) */

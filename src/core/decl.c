@@ -26,6 +26,14 @@ static int fail(perr *e, const char *fmt, const char *a, const char *b) {
   return -1;
 }
 
+/* fail, then free the declaration's block: the message's arguments point
+** into that block (the name, the parameter), so they are read first */
+static int fail_free(ga_decl *d, perr *e, const char *fmt, const char *a, const char *b) {
+  fail(e, fmt, a, b);
+  ga_decl_free(d);
+  return -1;
+}
+
 /* Bump allocation of string copies inside the declaration's block */
 typedef struct {
   char *p;
@@ -250,7 +258,7 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
   char *s = buf;
   while (*s && isspace((unsigned char)*s)) s++;
   char *open = strchr(s, '(');
-  if (!open) return ga_decl_free(d), fail(&e, "no '(' in the declaration%s%s", NULL, NULL);
+  if (!open) return fail_free(d, &e, "no '(' in the declaration%s%s", NULL, NULL);
   *open = '\0';
   char *qual = trim(s);
   char *colon = strchr(qual, ':');
@@ -259,13 +267,13 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
     *colon = '\0';
     method = colon + 1;
     if (!is_ident(qual, 1) || !is_ident(method, 0))
-      return ga_decl_free(d), fail(&e, "bad method name '%s:%s'", qual, method);
+      return fail_free(d, &e, "bad method name '%s:%s'", qual, method);
     d->self_class = qual;
   } else if (!is_ident(qual, 1)) {
-    return ga_decl_free(d), fail(&e, "bad function name '%s'%s", qual, NULL);
+    return fail_free(d, &e, "bad function name '%s'%s", qual, NULL);
   }
   long close = find_top(open + 1, ')');
-  if (close < 0) return ga_decl_free(d), fail(&e, "%s: no ')' closes the parameters%s", qual, NULL);
+  if (close < 0) return fail_free(d, &e, "%s: no ')' closes the parameters%s", qual, NULL);
   char *plist = open + 1;
   plist[close] = '\0';
   /* returns: the rest of that line; doc: the lines after it */
@@ -275,7 +283,7 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
   char *ret = trim(rest);
   if (*ret) {
     if (strncmp(ret, "->", 2) != 0)
-      return ga_decl_free(d), fail(&e, "%s: expected '->' or the end of the line after ')', got '%s'", qual, ret);
+      return fail_free(d, &e, "%s: expected '->' or the end of the line after ')', got '%s'", qual, ret);
     d->returns = trim(ret + 2);
   }
   d->doc = nl ? trim(nl + 1) : "";
@@ -300,10 +308,10 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
     char *piece = trim(cur);
     if (*piece == '\0') {
       if (comma >= 0 || star || n > (d->self_class ? 1 : 0))
-        return ga_decl_free(d), fail(&e, "%s: an empty parameter%s", qual, NULL);
+        return fail_free(d, &e, "%s: an empty parameter%s", qual, NULL);
     } else if (strcmp(piece, "*") == 0) {
       /* after `...` it only repeats what `...` says */
-      if (star) return ga_decl_free(d), fail(&e, "%s: '*' twice%s", qual, NULL);
+      if (star) return fail_free(d, &e, "%s: '*' twice%s", qual, NULL);
       star = kwonly = 1;
     } else {
       ga_declparam *p = &params[n];
@@ -311,7 +319,7 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
       names += p->nnames;
       alts += p->nalt;
       if (p->vararg) {
-        if (d->vararg >= 0 || kwonly) return ga_decl_free(d), fail(&e, "%s: '...' after '*' or '...'%s", qual, NULL);
+        if (d->vararg >= 0 || kwonly) return fail_free(d, &e, "%s: '...' after '*' or '...'%s", qual, NULL);
         d->vararg = n;
         kwonly = 1;   /* what follows `...` is by name only */
       } else {
@@ -321,7 +329,7 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
           for (int i = 0; i < params[k].nnames; i++)
             for (int j = 0; j < p->nnames; j++)
               if (strcmp(params[k].names[i], p->names[j]) == 0)
-                return ga_decl_free(d), fail(&e, "%s: the name '%s' is declared twice", qual, p->names[j]);
+                return fail_free(d, &e, "%s: the name '%s' is declared twice", qual, p->names[j]);
       }
       n++;
     }
@@ -337,7 +345,7 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
     if (p->vararg || p->kwonly) continue;
     if (p->optional) seen_opt = 1;
     else if (seen_opt)
-      return ga_decl_free(d), fail(&e, "%s: required parameter '%s' after an optional one", qual, p->names[0]);
+      return fail_free(d, &e, "%s: required parameter '%s' after an optional one", qual, p->names[0]);
   }
 
   /* names: errors say "sum" for ndarray:sum, "Stream.use" for Stream:use */
@@ -377,7 +385,7 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
   PUT(")");
   if (d->returns && *d->returns) PUT(" -> %s", d->returns);
 #undef PUT
-  if (w >= left) return ga_decl_free(d), fail(&e, "%s: the signature is too long%s", qual, NULL);
+  if (w >= left) return fail_free(d, &e, "%s: the signature is too long%s", qual, NULL);
   d->signature = out;
   return 0;
 }

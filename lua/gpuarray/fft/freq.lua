@@ -71,7 +71,18 @@ fftshift undone.
   api.def(fft, [[
 fft.cache_info(device: integer|userdata?) -> table
 The plan cache of a device (the current one by default): {size=, max_size=, hits=, misses=, device=}.
-]], function(device) return core.fft.cache_info(device) end)
+]], function(device)
+    -- a Device object by its id; other userdata (an ndarray) is no device
+    if type(device) == "userdata" then
+      local mt = getmetatable(device)
+      if type(mt) ~= "table" or mt.__name ~= "gpuarray.Device" then
+        fail("fft.cache_info: device must be a device id or a Device, got " .. (type(mt) == "table"
+          and tostring(mt.__name) or "userdata"))
+      end
+      device = device.id
+    end
+    return core.fft.cache_info(device)
+  end)
   api.def(fft, [[
 fft.set_cache_size(n: integer)
 At most n plans cached on the current device (0: none; default 16); the least recently used go first.

@@ -9,8 +9,6 @@ return function(ga)
   local raw = ga._core.nccl
   local nccl = {}
   for _, d in ipairs {
-    { "available() -> boolean, integer|string",
-      "Whether NCCL can be loaded (on first use), with its version code, or why not.", raw.available },
     { "get_version() -> integer", "NCCL's version code (21903 for 2.19.3).", raw.get_version },
     { "get_unique_id() -> string", "A new NCCL unique id (128 bytes) for the ranks of one communicator.",
       raw.get_unique_id },
@@ -21,6 +19,23 @@ return function(ga)
     local c = d[3]
     api.def(nccl, "nccl." .. d[1] .. "\n" .. d[2], function() return c() end)
   end
+
+  -- NCCL is of use only with a device to run on: a machine with libnccl and
+  -- no GPU answers false too, with both facts (the library's own answer
+  -- first, so a missing or broken libnccl is named as such)
+  local raw_available = raw.available
+  api.def(nccl, [[
+nccl.available() -> boolean, integer|string
+Whether NCCL can be used here: true and its version (22809 for 2.28.9), or false and why
+(libnccl not found, no CUDA device). Never raises.
+]], function()
+    local ok, info = raw_available()
+    if not ok then return false, info end
+    if not ga.is_available() then
+      return false, ("no CUDA device (NCCL %d is installed)"):format(info)
+    end
+    return true, info
+  end)
 
   -- Collectives queue on the current stream of the communicator's device:
   -- make that device current for the call, and restore the caller's after,

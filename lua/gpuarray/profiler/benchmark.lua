@@ -4,7 +4,7 @@
 -- with events recorded on the current stream before and after it (GPU time:
 -- what the work queued by the call takes on the device). Returns a table
 -- with the times in microseconds and their summaries, which prints like
--- CuPy's:
+-- CuPy's (also ga.profiler.benchmark; docs/profiler.md):
 --   name                :    CPU:    12.345 us   +/-  0.321 (min:    11.900 / max:    15.100) us     GPU-0: ...
 local api = require "gpuarray.api"
 local internal = require "gpuarray.internal"
@@ -86,4 +86,9 @@ min/mean/max/std summaries).
       gpu = summary(gpu),
     }, Result)
   end)
+
+  -- and in cupyx.profiler.benchmark's place (ga.profiler, ranges.lua)
+  ga.profiler = ga.profiler or {}
+  ga.profiler.benchmark = ga.benchmark
+  api.alias("profiler.benchmark", ga.benchmark)
 end

@@ -63,16 +63,22 @@ eye as a sparse array (elementwise * and ^).
     if type(diagonals) ~= "table" and not is_array(diagonals) then
       fail(fname .. ": diagonals must be a list or an ndarray, got " .. type(diagonals))
     end
+    if is_array(offsets) then offsets = offsets:totable() end
+    if type(offsets) ~= "table" then offsets = { offsets } end
     if is_array(diagonals) and diagonals.ndim <= 1 or not is_array(diagonals) and type(diagonals[1]) ~= "table"
         and not is_array(diagonals[1]) then
       diagonals = { diagonals }
     elseif is_array(diagonals) then
+      -- one row a diagonal: their count checked before the rows are taken
+      -- (a {2^31, 0} array has 2^31 empty rows)
+      if diagonals.shape[1] ~= #offsets then
+        fail(("%s: %d diagonals but %d offsets"):format(fname, diagonals.shape[1], #offsets))
+      end
       local rows = {}
       for i = 1, diagonals.shape[1] do rows[i] = diagonals[i] end
       diagonals = rows
     end
-    if is_array(offsets) then offsets = offsets:totable() end
-    if type(offsets) ~= "table" then offsets = { offsets } end
+    if #diagonals == 0 then fail(fname .. ": no diagonals given") end
     if #offsets ~= #diagonals then
       fail(("%s: %d diagonals but %d offsets"):format(fname, #diagonals, #offsets))
     end

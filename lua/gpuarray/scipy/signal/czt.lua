@@ -18,15 +18,24 @@ return function(ga, signal, S)
     return v
   end
 
+  local MAX_POINTS = 1 << 24
   local function sizes(n, m, fname)
     if math.type(n) ~= "integer" or n < 1 then
       fail(("%s: Invalid number of CZT data points (%s) specified. n must be positive and integer type.")
         :format(fname, tostring(n)))
     end
+    -- the chirps and points are computed on the host, point by point into
+    -- Lua lists: bounded (2^24 points) rather than run for hours
+    if n > MAX_POINTS then
+      fail(("%s: n = %d is more than the %d points the host computes chirps for"):format(fname, n, MAX_POINTS))
+    end
     if m == nil then return n end
     if math.type(m) ~= "integer" or m < 1 then
       fail(("%s: Invalid number of CZT output points (%s) specified. m must be positive and integer type.")
         :format(fname, tostring(m)))
+    end
+    if m > MAX_POINTS then
+      fail(("%s: m = %d is more than the %d points the host computes chirps for"):format(fname, m, MAX_POINTS))
     end
     return m
   end

@@ -10,9 +10,15 @@ return function(ga, signal, S)
   local windows = {}
   signal.windows = windows
 
+  -- the host computes a window point by point into a Lua list: bound it
+  -- (2^24 points, 128 MiB as float64) rather than run for hours
+  local MAX_M = 1 << 24
   local function check_M(M, fname)
     if math.type(M) ~= "integer" or M < 0 then
       fail(fname .. ": Window length M must be a non-negative integer")
+    end
+    if M > MAX_M then
+      fail(("%s: Window length M = %d is more than the %d points a window is computed for"):format(fname, M, MAX_M))
     end
   end
 
