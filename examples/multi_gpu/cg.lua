@@ -6,7 +6,8 @@
 -- Start it as saxpy.lua is (mpirun, srun, torchrun, or alone); rank 0
 -- prints the iterations, the residual and a checksum of x, which match a
 -- one-process run to rounding.
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/../common.lua")
+local ga = example.gpuarray({ nccl = true })   -- the examples' rule: skipped without a device
 
 local store = (arg[1] or ""):match("^%-%-store=(.+)$")
 local D = ga.distributed

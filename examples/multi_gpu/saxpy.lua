@@ -8,7 +8,8 @@
 -- (N split evenly), and an all-reduce sums each rank's partial sum of z;
 -- rank 0 prints the total and the number it must equal, which does not
 -- depend on how many ranks shared the work.
-local ga = require "gpuarray"
+local example = dofile((arg[0]:match("^(.*)/") or ".") .. "/../common.lua")
+local ga = example.gpuarray({ nccl = true })   -- the examples' rule: skipped without a device
 
 local store = (arg[1] or ""):match("^%-%-store=(.+)$")
 local D = ga.distributed
