@@ -22,6 +22,11 @@ describe("counting", function()
     assert.is_true(compiles(K.hist_w, { "int64", "float64", "float64", "int64", "float32", "float64" }))
   end)
 
+  it("histogram's range must be two numbers (fuzz libs: a dtype name in it compared a number with a string)", function()
+    helper.assert_gaerror(function() ga.histogram(ga.empty({ 2, 0 }, "uint64"), 64, { "uint32", 64 }) end,
+                          "histogram: range must be {lo, hi}, two numbers")
+  end)
+
   helper.gpu_it("bincount counts values and sums weights", function()
     local t, w = {}, {}
     for i = 1, 1000 do t[i] = math.random(0, 30); w[i] = math.random(-8, 8) / 4 end

@@ -72,7 +72,9 @@ long. The values of x are values, not positions (API.md §14).
       if bins < 1 then fail("histogram: bins must be a positive integer") end
       local lo, hi
       if range ~= nil then
-        if type(range) ~= "table" or #range ~= 2 then fail("histogram: range must be {lo, hi}") end
+        if type(range) ~= "table" or #range ~= 2 or type(range[1]) ~= "number" or type(range[2]) ~= "number" then
+          fail("histogram: range must be {lo, hi}, two numbers")
+        end
         lo, hi = range[1], range[2]
         if lo > hi then fail("histogram: range must have lo <= hi") end
       elseif x.size == 0 then
