@@ -63,6 +63,28 @@ describe("scipy.ndimage", function()
     helper.assert_gaerror(function() nd.zoom({ 1, 2 }, 2, nil, 3, "nearst") end, "scipy.ndimage.zoom")
   end)
 
+  it("measurements refuse a nested or NaN index at once (fuzz decl: table.sort compared tables)", function()
+    local x, lab = ga.empty({ 1, 0 }, "uint64"), ga.empty({ 0 }, "bool")
+    helper.assert_gaerror(function() nd.sum_labels(x, lab, { { 1 }, { 2 } }) end,
+                          "scipy.ndimage.sum_labels: index must be a label value or a flat list of them, entry 1 is table")
+    helper.assert_gaerror(function() nd.extrema(x, lab, { 1, 0 / 0 }) end,
+                          "scipy.ndimage.extrema: index must be a label value or a flat list of them, entry 2 is NaN")
+    helper.assert_gaerror(function() nd.mean(x, lab, { 1, "2" }) end, "entry 2 is string")
+  end)
+
+  helper.gpu_it("measurements: an N-d index gives results of its shape (SciPy's)", function()
+    local x, lab = ga.arange(4, "float64"), ga.array({ 1, 1, 2, 2 }, "int32")
+    local idx = ga.array({ { 1 }, { 2 } }, "int32")
+    local s = nd.sum_labels(x, lab, idx)
+    helper.assert_same({ 2, 1 }, s.shape, 0, "sum_labels shape")
+    helper.assert_same({ { 1 }, { 5 } }, s:totable(), 0, "sum_labels")
+    helper.assert_same({ { 0.5 }, { 2.5 } }, nd.mean(x, lab, idx):totable(), 0, "mean")
+    local lo, hi = nd.extrema(x, lab, idx)
+    helper.assert_same({ { 0 }, { 2 } }, lo:totable(), 0, "extrema min")
+    helper.assert_same({ { 1 }, { 3 } }, hi:totable(), 0, "extrema max")
+    helper.assert_same({ 3, 0 }, nd.sum_labels(x, lab, ga.zeros({ 3, 0 })).shape, 0, "zero-size index")
+  end)
+
   helper.gpu_it("filters: every mode against SciPy (gaussian, uniform, median, minimum, maximum1d, correlate1d, "
     .. "sobel)", function()
     local img = ga.array(R.img, "float64")
