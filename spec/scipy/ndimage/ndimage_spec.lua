@@ -72,6 +72,19 @@ describe("scipy.ndimage", function()
     helper.assert_gaerror(function() nd.mean(x, lab, { 1, "2" }) end, "entry 2 is string")
   end)
 
+  it("a Gaussian kernel too large for the host raises (fuzz decl: radius nil past 2^63, or minutes of weights)", function()
+    local x = ga.empty({ 0, 3 }, "float32")
+    helper.assert_gaerror(function() nd.gaussian_filter1d(x, 1e300) end,
+                          "scipy.ndimage.gaussian_filter1d: radius 4e+300 is more than the 4194304 weights")
+    helper.assert_gaerror(function() nd.gaussian_filter(x, 1 / 0) end, "scipy.ndimage.gaussian_filter: radius inf")
+    helper.assert_gaerror(function() nd.gaussian_filter1d(x, 2, -1, math.maxinteger) end,
+                          "a Gaussian kernel of radius 8 and order 9223372036854775807 is too large")
+    helper.assert_gaerror(function() nd.gaussian_filter(x, 1, 5000) end, "radius 4 and order 5000 is too large")
+    helper.assert_gaerror(function() nd.gaussian_filter1d(x, 1, -1, 0, nil, "reflect", 0, 4, { radius = 1 << 22 }) end,
+                          "radius 4194304 is more than")
+    assert.are.same({ 0, 3 }, nd.gaussian_filter1d(x, 1, -1, 2).shape)
+  end)
+
   helper.gpu_it("measurements: an N-d index gives results of its shape (SciPy's)", function()
     local x, lab = ga.arange(4, "float64"), ga.array({ 1, 1, 2, 2 }, "int32")
     local idx = ga.array({ { 1 }, { 2 } }, "int32")

@@ -181,8 +181,16 @@ A multidimensional convolution: correlate with the weights reversed on every axi
 
   --- SciPy's _gaussian_kernel1d(sigma, order, radius), reversed as
   -- gaussian_filter1d hands it to correlate1d
+  -- the host computes every weight (and order^2 polynomial terms): past
+  -- this many a call would run for minutes, so it raises
+  local MAX_GAUSS_TERMS = 1 << 22
   local function gauss_weights(sigma, order, radius, fname)
     if order < 0 then fail(fname .. ": order must be non-negative") end
+    if order >= MAX_GAUSS_TERMS or radius >= MAX_GAUSS_TERMS
+       or (2 * radius + 1) * (order + 1) + (order + 1) * (order + 1) > MAX_GAUSS_TERMS then
+      fail(("%s: a Gaussian kernel of radius %d and order %d is too large (more than %d terms)"):format(
+        fname, radius, order, MAX_GAUSS_TERMS))
+    end
     local s2 = sigma * sigma
     local phi, total = {}, 0
     for k = -radius, radius do
@@ -228,6 +236,11 @@ A multidimensional convolution: correlate with the weights reversed on every axi
     if radius ~= nil then lw = radius end
     if math.type(lw) ~= "integer" and lw ~= math.floor(lw) or lw < 0 then
       fail(fname .. ": Radius must be a nonnegative integer.")
+    end
+    -- a float past 2^63 (sigma * truncate huge, or inf) has no integer
+    if lw >= MAX_GAUSS_TERMS then
+      fail(("%s: radius %s is more than the %d weights of a Gaussian kernel (sigma * truncate too large)"):format(
+        fname, lw, MAX_GAUSS_TERMS))
     end
     return math.tointeger(lw)
   end
