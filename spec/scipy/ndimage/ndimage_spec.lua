@@ -85,6 +85,19 @@ describe("scipy.ndimage", function()
     assert.are.same({ 0, 3 }, nd.gaussian_filter1d(x, 1, -1, 2).shape)
   end)
 
+  it("a filter size past what the host builds raises at once (fuzz decl: grey_erosion of size 2^53 hung)", function()
+    local x = ga.empty({ 0, 2 }, "float64")
+    helper.assert_gaerror(function() nd.grey_erosion(ga.empty({ 0 }, "bool"), 9007199254740992) end,
+                          "scipy.ndimage.grey_erosion: a filter of 9007199254740992 points is more than the 4194304")
+    helper.assert_gaerror(function() nd.uniform_filter1d(x, 1 << 40) end, "scipy.ndimage.uniform_filter1d: a filter of")
+    helper.assert_gaerror(function() nd.maximum_filter(x, { 2, 1 << 23 }) end, "scipy.ndimage.maximum_filter: a filter of")
+    helper.assert_gaerror(function() nd.median_filter(x, { 4096, 4096 }) end,
+                          "scipy.ndimage.median_filter: a filter of 16777216 points")
+    helper.assert_gaerror(function() nd.generic_filter(x, function(v) return v[0] end, { 1 << 30, 1 << 30 }) end,
+                          "scipy.ndimage.generic_filter: a filter of 1073741824 points")
+    assert.are.same({ 0, 2 }, nd.minimum_filter(x, 3).shape)
+  end)
+
   helper.gpu_it("measurements: an N-d index gives results of its shape (SciPy's)", function()
     local x, lab = ga.arange(4, "float64"), ga.array({ 1, 1, 2, 2 }, "int32")
     local idx = ga.array({ { 1 }, { 2 } }, "int32")

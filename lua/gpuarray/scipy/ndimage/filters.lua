@@ -24,6 +24,7 @@ return function(ga, M, S, St, P)
   end
 
   local function check_origin(origin, size, fname)
+    S.check_filter_size(size, fname)    -- the passes build size weights on the host
     if size // 2 + origin < 0 or size // 2 + origin >= size then fail(fname .. ": invalid origin") end
   end
 
@@ -181,9 +182,8 @@ A multidimensional convolution: correlate with the weights reversed on every axi
 
   --- SciPy's _gaussian_kernel1d(sigma, order, radius), reversed as
   -- gaussian_filter1d hands it to correlate1d
-  -- the host computes every weight (and order^2 polynomial terms): past
-  -- this many a call would run for minutes, so it raises
-  local MAX_GAUSS_TERMS = 1 << 22
+  -- the host computes every weight and order^2 polynomial terms
+  local MAX_GAUSS_TERMS = S.MAX_FILTER_POINTS
   local function gauss_weights(sigma, order, radius, fname)
     if order < 0 then fail(fname .. ": order must be non-negative") end
     if order >= MAX_GAUSS_TERMS or radius >= MAX_GAUSS_TERMS
@@ -451,9 +451,7 @@ The multidimensional %s filter over size or footprint (separable when the footpr
     local fshape, flat
     if footprint == nil then
       if size == nil then fail(fname .. ": no footprint or filter size provided") end
-      fshape = S.seq(size, N, fname, "size", true)
-      flat = {}
-      for k = 1, S.prod(fshape) do flat[k] = true end
+      fshape, flat = S.full_footprint(size, N, fname)
     else
       fshape, flat = footprint_of(footprint, fname)
     end

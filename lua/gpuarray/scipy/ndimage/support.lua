@@ -147,6 +147,32 @@ return function(ga)
     return p
   end
 
+  --- The most points of a filter whose weights or footprint the host
+  -- builds as a Lua list: past it a call would run for minutes (a size of
+  -- 2^53 from a typo), so it raises
+  S.MAX_FILTER_POINTS = 1 << 22
+  function S.check_filter_size(size, fname)
+    if size > S.MAX_FILTER_POINTS then
+      fail(("%s: a filter of %s points is more than the %d the host builds"):format(
+        fname, size, S.MAX_FILTER_POINTS))
+    end
+  end
+
+  --- the footprint of a size (an integer or one per axis): its shape and
+  -- the host list of trues
+  function S.full_footprint(size, n, fname)
+    local fshape = S.seq(size, n, fname, "size", true)
+    local count = 1
+    for d = 1, #fshape do
+      S.check_filter_size(fshape[d], fname)
+      count = count * math.max(fshape[d], 0)     -- <= 2^44: no wrap
+      S.check_filter_size(count, fname)
+    end
+    local flat = {}
+    for k = 1, count do flat[k] = true end
+    return fshape, flat
+  end
+
   --- a list of numbers as a C initialiser
   function S.c_list(t, fmt)
     local parts = {}
