@@ -66,13 +66,14 @@ describe("scipy.ndimage", function()
   it("measurements refuse a nested or NaN index at once (fuzz decl: table.sort compared tables)", function()
     local x, lab = ga.empty({ 1, 0 }, "uint64"), ga.empty({ 0 }, "bool")
     helper.assert_gaerror(function() nd.sum_labels(x, lab, { { 1 }, { 2 } }) end,
-                          "scipy.ndimage.sum_labels: index must be a label value or a flat list of them, entry 1 is table")
+                          "scipy.ndimage.sum_labels: index must be a label value or a flat list of them, "
+                          .. "entry 1 is table")
     helper.assert_gaerror(function() nd.extrema(x, lab, { 1, 0 / 0 }) end,
                           "scipy.ndimage.extrema: index must be a label value or a flat list of them, entry 2 is NaN")
     helper.assert_gaerror(function() nd.mean(x, lab, { 1, "2" }) end, "entry 2 is string")
   end)
 
-  it("a Gaussian kernel too large for the host raises (fuzz decl: radius nil past 2^63, or minutes of weights)", function()
+  it("a Gaussian kernel too large for the host raises (fuzz decl: radius nil past 2^63, or hours of weights)", function()
     local x = ga.empty({ 0, 3 }, "float32")
     helper.assert_gaerror(function() nd.gaussian_filter1d(x, 1e300) end,
                           "scipy.ndimage.gaussian_filter1d: radius 4e+300 is more than the 4194304 weights")
@@ -90,7 +91,8 @@ describe("scipy.ndimage", function()
     helper.assert_gaerror(function() nd.grey_erosion(ga.empty({ 0 }, "bool"), 9007199254740992) end,
                           "scipy.ndimage.grey_erosion: a filter of 9007199254740992 points is more than the 4194304")
     helper.assert_gaerror(function() nd.uniform_filter1d(x, 1 << 40) end, "scipy.ndimage.uniform_filter1d: a filter of")
-    helper.assert_gaerror(function() nd.maximum_filter(x, { 2, 1 << 23 }) end, "scipy.ndimage.maximum_filter: a filter of")
+    helper.assert_gaerror(function() nd.maximum_filter(x, { 2, 1 << 23 }) end,
+                          "scipy.ndimage.maximum_filter: a filter of")
     helper.assert_gaerror(function() nd.median_filter(x, { 4096, 4096 }) end,
                           "scipy.ndimage.median_filter: a filter of 16777216 points")
     helper.assert_gaerror(function() nd.generic_filter(x, function(v) return v[0] end, { 1 << 30, 1 << 30 }) end,

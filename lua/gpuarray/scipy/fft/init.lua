@@ -189,7 +189,8 @@ The smallest length >= target that factors into 2, 3, 5, 7 and 11 (2, 3 and 5 wh
     if target < 1 then fail("scipy.fft.next_fast_len: target must be a positive integer") end
     local n = fast_len(target, real and { 2, 3, 5 } or { 2, 3, 5, 7, 11 }, true)
     if not n then
-      fail(("scipy.fft.next_fast_len: target = %d is too large: no such length fits in a 64-bit integer"):format(target))
+      fail(("scipy.fft.next_fast_len: target = %d is too large: no such length fits in a 64-bit integer")
+        :format(target))
     end
     return n
   end)
