@@ -100,6 +100,21 @@ describe("scipy.ndimage", function()
     assert.are.same({ 0, 2 }, nd.minimum_filter(x, 3).shape)
   end)
 
+  it("sizes, zooms and ranks that are no lengths raise (fuzz decl: nil arithmetic, a function as a size)", function()
+    local x = ga.empty({ 1, 0, 2 }, "uint8")
+    helper.assert_gaerror(function() nd.generate_binary_structure(1099511627776, 6, {}) end,
+                          "scipy.ndimage.generate_binary_structure: rank 1099511627776 is more than 12")
+    helper.assert_gaerror(function() nd.zoom(ga.empty({ 0, 2, 11, 3 }, "float32"), 1.8446744073709552e+19) end,
+                          "scipy.ndimage.zoom: zoom 1.844674407371e+19 on axis 2 gives no valid output length")
+    helper.assert_gaerror(function() nd.zoom(ga.empty({ 0, 2 }), { 1, -1 }) end, "on axis 2 gives no valid output")
+    helper.assert_gaerror(function() nd.grey_closing(x, { 0, print, "]]" }) end,
+                          "scipy.ndimage.grey_closing: size must hold numbers")
+    helper.assert_gaerror(function() nd.grey_dilation(x, { 2, 2, 1e300 }) end,
+                          "scipy.ndimage.grey_dilation: size must be integers, got 1e+300")
+    helper.assert_gaerror(function() nd.uniform_filter(x, { 2, 2, 1e300 }) end, "size must be integers, got 1e+300")
+    assert.are.same({ 1, 0, 2 }, nd.grey_dilation(x, { 2, 2, 2 }).shape)
+  end)
+
   helper.gpu_it("measurements: an N-d index gives results of its shape (SciPy's)", function()
     local x, lab = ga.arange(4, "float64"), ga.array({ 1, 1, 2, 2 }, "int32")
     local idx = ga.array({ { 1 }, { 2 } }, "int32")

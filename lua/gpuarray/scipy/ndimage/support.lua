@@ -55,8 +55,10 @@ return function(ga)
     if integer then
       for d = 1, n do
         if math.type(out[d]) ~= "integer" then
-          if out[d] == math.floor(out[d]) then out[d] = math.tointeger(out[d])
-          else fail(("%s: %s must be integers"):format(fname, what)) end
+          -- 1e300 is whole but no integer: tointeger's nil must not pass
+          local i = out[d] == math.floor(out[d]) and math.tointeger(out[d])
+          if not i then fail(("%s: %s must be integers, got %s"):format(fname, what, out[d])) end
+          out[d] = i
         end
       end
     end
