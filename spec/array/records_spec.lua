@@ -103,6 +103,10 @@ describe("format_parser", function()
     helper.assert_gaerror(function() ga.format_parser('f8,i4', 'a,a', nil) end,
                           "format_parser: duplicate field names: a")
     helper.assert_gaerror(function() ga.format_parser('f8,i4', { 'f1' }, nil) end, "duplicate field names: f1")
+    -- a scalar has no dtype name: 'attempt to index a nil value' (fuzz decl seed 20261127)
+    helper.assert_gaerror(function() ga.format_parser({ ga.float64(-2.2084621151203105), 0 }, {}) end,
+                          "format_parser: data type float64(-2.2084621151203105) not understood")
+    helper.assert_gaerror(function() ga.format_parser({ io.stdout }) end, "format_parser: data type file")
     helper.assert_gaerror(function() ga.format_parser({}, nil, nil) end, "formats must not be empty")
     helper.assert_gaerror(function() ga.format_parser('f8,i4', 'a,b', { 'b' }) end,
                           "title 'b' is already a field name")

@@ -32,6 +32,12 @@ describe("bit operations without a device", function()
     assert.equal("11", ga.base_repr(3))
     helper.assert_gaerror(function() ga.base_repr(5, 37) end, "greater than 36")
     helper.assert_gaerror(function() ga.base_repr(5, 1) end, "less than 2")
+    -- 'resulting string too large', a plain Lua error (fuzz decl seed 20261127)
+    helper.assert_gaerror(function() ga.base_repr({ number = 12, padding = 4611686018427387904 }) end,
+                          "base_repr: padding = 4611686018427387904 is more than the 16777216 characters")
+    helper.assert_gaerror(function() ga.binary_repr(31, 4294967296) end,
+                          "binary_repr: width = 4294967296 is more than the 16777216 characters")
+    assert.equal(("0"):rep(16777211) .. "11111", ga.binary_repr(31, 16777216))
   end)
 
   it("the kernels compile for every integer dtype", function()

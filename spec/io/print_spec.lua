@@ -46,6 +46,17 @@ describe("printing without a device", function()
     helper.assert_gaerror(function() f(1.5, { unique = false }) end, "precision must be given")
     helper.assert_gaerror(function() f(1.5, { trim = "x" }) end, "trim must be")
     helper.assert_gaerror(function() f(ga.int32(3)) end, "not a floating point value")
+    -- plain Lua errors before (fuzz decl seed 20261127): printf takes 99 digits, string.rep 2^53 spaces no more
+    helper.assert_gaerror(function() s(1, { pad_left = 9007199254740992 }) end,
+      "format_float_scientific: pad_left = 9007199254740992 is more than 16777216 characters")
+    helper.assert_gaerror(function() s(1 / 3, { precision = 120, unique = false }) end,
+      "format_float_scientific: precision = 120 is more than the 99 digits")
+    helper.assert_gaerror(function() f(1 / 3, { min_digits = 100 }) end, "min_digits = 100 is more than the 99")
+    helper.assert_gaerror(function() f(1 / 3, { pad_right = 1 << 40 }) end, "pad_right = 1099511627776 is more")
+    -- np.format_float_positional(1/3, precision=99, unique=False); (5e-324, precision=80)
+    assert.equal("0.3333333333333333148296162562473909929394721984863281250000000000000000000000000000000000000000"
+                 .. "00000", f(1 / 3, { precision = 99, unique = false }))
+    assert.equal("0." .. ("0"):rep(80), f(5e-324, { precision = 80 }))
   end)
 
   it("keeps print options per state; printoptions restores them, also after an error", function()

@@ -170,8 +170,14 @@ return function(ga)
       return parse_scalar(f, fname)
     end
     if is_record(f) then return { kind = "R", rec = f } end
-    if type(f) == "userdata" or (type(f) == "table" and type(rawget(f, "name")) == "string") then
-      return parse_scalar(f.name, fname)
+    if type(f) == "table" and type(rawget(f, "name")) == "string" then return parse_scalar(f.name, fname) end
+    if type(f) == "userdata" then
+      -- a ga dtype has a name; a scalar or a file has none (parse_scalar of nil)
+      local ok, name = pcall(function() return f.name end)
+      if not ok or type(name) ~= "string" then
+        fail(("%s: data type %s not understood"):format(fname, tostring(f)))
+      end
+      return parse_scalar(name, fname)
     end
     if type(f) == "table" and #f == 2 and type(f[2]) == "table" and type(f[1]) ~= "table"
         or type(f) == "table" and #f == 2 and is_record(f[1]) and type(f[2]) == "table" then

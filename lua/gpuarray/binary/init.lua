@@ -192,6 +192,15 @@ x, uint8 (NumPy 2's bitwise_count).
     return string.reverse(table.concat(t))
   end
 
+  -- a string of 2^62 zeros cannot be made ("resulting string too large" or
+  -- out of memory): widths and paddings past 2^24 characters raise
+  local MAX_CHARS = 1 << 24
+  local function check_chars(n, fname, what)
+    if n > MAX_CHARS then
+      fail(("%s: %s = %d is more than the %d characters a string here holds"):format(fname, what, n, MAX_CHARS))
+    end
+  end
+
   local function insufficient(width, binwidth)
     if width ~= nil and width < binwidth then
       fail(("binary_repr: insufficient bit width %d for a number of %d bits"):format(width, binwidth))
@@ -204,6 +213,7 @@ The binary digits of num; negative: "-" then |num|'s digits, or with width
 the two's complement in width bits (too few bits raise).
 ]], function(num, width)
     if width ~= nil and width < 0 then fail("binary_repr: width must be non-negative") end
+    if width ~= nil then check_chars(width, "binary_repr", "width") end
     if num == 0 then return ("0"):rep(width or 1) end
     if num > 0 then
       local b = bin(num)
@@ -240,6 +250,7 @@ zeros before them and "-" for a negative number.
     if base > 36 then fail("base_repr: bases greater than 36 not handled in base_repr") end
     if base < 2 then fail("base_repr: bases less than 2 not handled in base_repr") end
     if padding < 0 then fail("base_repr: padding must be non-negative") end
+    check_chars(padding, "base_repr", "padding")
     local n = math.tointeger(number)
     if n == nil then
       if number ~= number or number == math.huge or number == -math.huge then

@@ -107,8 +107,22 @@ local function trimmed(ip, fp, trim)
   return t == "" and ip or (ip .. "." .. t)
 end
 
+-- the exact digits come from C's printf through string.format, which takes
+-- at most 99 digits ("invalid conversion specification" past it); paddings
+-- past 2^24 spaces would be no string ("resulting string too large")
+local MAX_DIGITS, MAX_PAD = 99, 1 << 24
 local function check_digits(fname, o)
   if o.precision and o.precision < 0 then error(("gpuarray: %s: precision must be non-negative"):format(fname), 0) end
+  for _, k in ipairs({ "precision", "min_digits" }) do
+    if o[k] and o[k] > MAX_DIGITS then
+      error(("gpuarray: %s: %s = %d is more than the %d digits given here"):format(fname, k, o[k], MAX_DIGITS), 0)
+    end
+  end
+  for _, k in ipairs({ "pad_left", "pad_right", "exp_digits" }) do
+    if o[k] and o[k] > MAX_PAD then
+      error(("gpuarray: %s: %s = %d is more than %d characters"):format(fname, k, o[k], MAX_PAD), 0)
+    end
+  end
   if o.min_digits and o.precision and o.precision > 0 and o.min_digits > o.precision then
     error(("gpuarray: %s: min_digits must be less than or equal to precision"):format(fname), 0)
   end
@@ -166,7 +180,7 @@ function M.positional(v, o)
       if not fractional then fp = fp:gsub("0+$", "") end
       if precision and (fractional and #fp or #d) > precision then
         -- the cutoff comes first: its digits stay (trim may drop zeros)
-        local _, long = gen(precision + 30)
+        local _, long = gen(math.min(precision + 30, MAX_DIGITS))
         ip, fp = gen(precision)
         fp = drop_carry_zeros(fp, long:sub(1, precision))
       elseif fractional and o.min_digits and e > #d then
@@ -229,7 +243,7 @@ function M.scientific(v, o)
       local d, e = M.shortest(a, dtype)
       ip, fp, ex = d:sub(1, 1), d:sub(2), e - 1
       if precision and #fp > precision then
-        local _, long = sci_exact(a, precision + 30)
+        local _, long = sci_exact(a, math.min(precision + 30, MAX_DIGITS))
         ip, fp, ex = sci_exact(a, precision)
         fp = drop_carry_zeros(fp, long:sub(1, precision))
       end

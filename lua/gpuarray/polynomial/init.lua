@@ -198,7 +198,8 @@ remainder's leading values within 1e-8 of zero are dropped, as NumPy's.
   local function polyder(p, m)
     if m < 0 then fail("polyder: Order of derivative must be positive (see polyint)") end
     local t, dt = C.read(p, "polyder")
-    for _ = 1, m do
+    -- past #t derivatives t stays empty: a huge m must not loop m times
+    for _ = 1, math.min(m, #t + 1) do
       local n = #t - 1
       local y = {}
       for i = 1, n do y[i] = t[i] * (n - i + 1) end
@@ -213,6 +214,8 @@ The m-th derivative of the polynomial p (highest degree first).
 
   local function polyint(p, m, k)
     if m < 0 then fail("polyint: Order of integral must be positive (see polyder)") end
+    -- each integration is a host pass over all coefficients (m^2 / 2 steps)
+    if m > 4096 then fail(("polyint: m = %d integrations are more than the 4096 the host computes"):format(m)) end
     local ks
     if k == nil then
       ks = {}

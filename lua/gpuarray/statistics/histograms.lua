@@ -173,6 +173,8 @@ __device__ __forceinline__ long long ga_hbin(const E &e, long long o, long long 
       if sample.ndim == 1 then
         cols[1] = sample
       elseif sample.ndim == 2 then
+        -- before the loop: a zero-size {0, 2^53} sample took 2^53 column views
+        if sample.shape[2] > MAXDIM then fail(("%s: at most %d dimensions"):format(fname, MAXDIM)) end
         for d = 1, sample.shape[2] do cols[d] = sample[{ {}, d }] end
       else
         fail(fname .. ": the sample must be an (N, D) array or a list of D arrays")

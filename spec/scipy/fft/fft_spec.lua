@@ -46,6 +46,18 @@ describe("scipy.fft", function()
     end
     assert.are.equal(96, sf.prev_fast_len(97, true))
     assert.has_error(function() sf.next_fast_len(0) end)
+    -- far apart past 2^40 (SciPy's values); a step loop ran for ever near 2^63 (fuzz decl)
+    assert.are.equal(1099535990784, sf.next_fast_len(1099511627777))
+    assert.are.equal(1153300781250000000, sf.next_fast_len(1152921504606846977, true))
+    local t = os.clock()
+    local p = sf.prev_fast_len(math.maxinteger - 1)
+    assert.are.equal(9223306985706024960, p)   -- 2^a 3^b 5^c 7^d 11^e
+    for _, f in ipairs({ 2, 3, 5, 7, 11 }) do while p % f == 0 do p = p // f end end
+    assert.are.equal(1, p)
+    assert.are.equal(1 << 62, sf.next_fast_len(1 << 62))
+    helper.assert_gaerror(function() sf.next_fast_len(math.maxinteger - 1) end,
+                          "scipy.fft.next_fast_len: target = 9223372036854775806 is too large")
+    assert(os.clock() - t < 5, "next/prev_fast_len near 2^63 took " .. (os.clock() - t) .. " s")
   end)
 
   it("the fast Hankel transform's coefficients as SciPy's fhtcoeff", function()

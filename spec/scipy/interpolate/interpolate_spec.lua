@@ -67,6 +67,13 @@ describe("scipy.interpolate", function()
                        1e-15)
   end)
 
+  it("Krogh refuses no points at once (fuzz decl: table.unpack of the missing first row)", function()
+    helper.assert_gaerror(function() I.KroghInterpolator(ga.empty({ 0 }, "uint32"), {}) end,
+                          "scipy.interpolate.KroghInterpolator: xi must hold at least one point")
+    helper.assert_gaerror(function() I.krogh_interpolate(ga.empty({ 0 }), ga.empty({ 0, 3 }), {}) end,
+                          "scipy.interpolate.krogh_interpolate: xi must hold at least one point")
+  end)
+
   helper.gpu_it("interp1d kinds, CubicSpline boundary conditions, Pchip, Akima", function()
     local x, y, q = ga.array(R.ix), ga.array(R.iy), ga.array(R.iq)
     for _, kind in ipairs({ "linear", "slinear", "quadratic", "cubic" }) do

@@ -63,6 +63,71 @@ describe("scipy.ndimage", function()
     helper.assert_gaerror(function() nd.zoom({ 1, 2 }, 2, nil, 3, "nearst") end, "scipy.ndimage.zoom")
   end)
 
+  it("measurements refuse a nested or NaN index at once (fuzz decl: table.sort compared tables)", function()
+    local x, lab = ga.empty({ 1, 0 }, "uint64"), ga.empty({ 0 }, "bool")
+    helper.assert_gaerror(function() nd.sum_labels(x, lab, { { 1 }, { 2 } }) end,
+                          "scipy.ndimage.sum_labels: index must be a label value or a flat list of them, "
+                          .. "entry 1 is table")
+    helper.assert_gaerror(function() nd.extrema(x, lab, { 1, 0 / 0 }) end,
+                          "scipy.ndimage.extrema: index must be a label value or a flat list of them, entry 2 is NaN")
+    helper.assert_gaerror(function() nd.mean(x, lab, { 1, "2" }) end, "entry 2 is string")
+  end)
+
+  it("a Gaussian kernel too large for the host raises (fuzz decl: radius nil past 2^63, hours of weights)", function()
+    local x = ga.empty({ 0, 3 }, "float32")
+    helper.assert_gaerror(function() nd.gaussian_filter1d(x, 1e300) end,
+                          "scipy.ndimage.gaussian_filter1d: radius 4e+300 is more than the 4194304 weights")
+    helper.assert_gaerror(function() nd.gaussian_filter(x, 1 / 0) end, "scipy.ndimage.gaussian_filter: radius inf")
+    helper.assert_gaerror(function() nd.gaussian_filter1d(x, 2, -1, math.maxinteger) end,
+                          "a Gaussian kernel of radius 8 and order 9223372036854775807 is too large")
+    helper.assert_gaerror(function() nd.gaussian_filter(x, 1, 5000) end, "radius 4 and order 5000 is too large")
+    helper.assert_gaerror(function() nd.gaussian_filter1d(x, 1, -1, 0, nil, "reflect", 0, 4, { radius = 1 << 22 }) end,
+                          "radius 4194304 is more than")
+    assert.are.same({ 0, 3 }, nd.gaussian_filter1d(x, 1, -1, 2).shape)
+  end)
+
+  it("a filter size past what the host builds raises at once (fuzz decl: grey_erosion of size 2^53 hung)", function()
+    local x = ga.empty({ 0, 2 }, "float64")
+    helper.assert_gaerror(function() nd.grey_erosion(ga.empty({ 0 }, "bool"), 9007199254740992) end,
+                          "scipy.ndimage.grey_erosion: a filter of 9007199254740992 points is more than the 4194304")
+    helper.assert_gaerror(function() nd.uniform_filter1d(x, 1 << 40) end, "scipy.ndimage.uniform_filter1d: a filter of")
+    helper.assert_gaerror(function() nd.maximum_filter(x, { 2, 1 << 23 }) end,
+                          "scipy.ndimage.maximum_filter: a filter of")
+    helper.assert_gaerror(function() nd.median_filter(x, { 4096, 4096 }) end,
+                          "scipy.ndimage.median_filter: a filter of 16777216 points")
+    helper.assert_gaerror(function() nd.generic_filter(x, function(v) return v[0] end, { 1 << 30, 1 << 30 }) end,
+                          "scipy.ndimage.generic_filter: a filter of 1073741824 points")
+    assert.are.same({ 0, 2 }, nd.minimum_filter(x, 3).shape)
+  end)
+
+  it("sizes, zooms and ranks that are no lengths raise (fuzz decl: nil arithmetic, a function as a size)", function()
+    local x = ga.empty({ 1, 0, 2 }, "uint8")
+    helper.assert_gaerror(function() nd.generate_binary_structure(1099511627776, 6, {}) end,
+                          "scipy.ndimage.generate_binary_structure: rank 1099511627776 is more than 12")
+    helper.assert_gaerror(function() nd.zoom(ga.empty({ 0, 2, 11, 3 }, "float32"), 1.8446744073709552e+19) end,
+                          "scipy.ndimage.zoom: zoom 1.844674407371e+19 on axis 2 gives no valid output length")
+    helper.assert_gaerror(function() nd.zoom(ga.empty({ 0, 2 }), { 1, -1 }) end, "on axis 2 gives no valid output")
+    helper.assert_gaerror(function() nd.grey_closing(x, { 0, print, "]]" }) end,
+                          "scipy.ndimage.grey_closing: size must hold numbers")
+    helper.assert_gaerror(function() nd.grey_dilation(x, { 2, 2, 1e300 }) end,
+                          "scipy.ndimage.grey_dilation: size must be integers, got 1e+300")
+    helper.assert_gaerror(function() nd.uniform_filter(x, { 2, 2, 1e300 }) end, "size must be integers, got 1e+300")
+    assert.are.same({ 1, 0, 2 }, nd.grey_dilation(x, { 2, 2, 2 }).shape)
+  end)
+
+  helper.gpu_it("measurements: an N-d index gives results of its shape (SciPy's)", function()
+    local x, lab = ga.arange(4, "float64"), ga.array({ 1, 1, 2, 2 }, "int32")
+    local idx = ga.array({ { 1 }, { 2 } }, "int32")
+    local s = nd.sum_labels(x, lab, idx)
+    helper.assert_same({ 2, 1 }, s.shape, 0, "sum_labels shape")
+    helper.assert_same({ { 1 }, { 5 } }, s:totable(), 0, "sum_labels")
+    helper.assert_same({ { 0.5 }, { 2.5 } }, nd.mean(x, lab, idx):totable(), 0, "mean")
+    local lo, hi = nd.extrema(x, lab, idx)
+    helper.assert_same({ { 0 }, { 2 } }, lo:totable(), 0, "extrema min")
+    helper.assert_same({ { 1 }, { 3 } }, hi:totable(), 0, "extrema max")
+    helper.assert_same({ 3, 0 }, nd.sum_labels(x, lab, ga.zeros({ 3, 0 })).shape, 0, "zero-size index")
+  end)
+
   helper.gpu_it("filters: every mode against SciPy (gaussian, uniform, median, minimum, maximum1d, correlate1d, "
     .. "sobel)", function()
     local img = ga.array(R.img, "float64")

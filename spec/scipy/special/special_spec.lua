@@ -88,6 +88,10 @@ describe("scipy.special", function()
     assert.matches("^gpuarray: scipy%.special%.logsumexp: unknown option 'keepdim' %(did you mean 'keepdims'%?%)",
                    err(sp.logsumexp, 1, { keepdim = true }))
     assert.matches("^gpuarray: scipy%.special%.multigammaln: d must be", err(sp.multigammaln, 3, 0))
+    -- 2^62 passes over no data ran past the fuzzer's 10^8 instructions (fuzz decl seed 20261127)
+    assert.matches("^gpuarray: scipy%.special%.multigammaln: d = 4611686018427387904 is more than 65536",
+                   err(sp.multigammaln, ga.empty({ 0 }, "float64"), 4611686018427387904, {}))
+    assert.are.same({ 0 }, sp.multigammaln(ga.empty({ 0 }, "float64"), 65536).shape)
   end)
 
   it("the logsumexp and softmax kernels compile", function()

@@ -150,21 +150,48 @@ scipy.fft.%s(x: array_like, type: integer = 2, s: integer|list?, axes: axis|list
 
   -- next_fast_len: the smallest n >= target whose factors cuFFT (and
   -- SciPy's pocketfft) transform fastest: 2, 3, 5, 7 and 11 for complex
-  -- transforms, 2, 3 and 5 for real ones (SciPy's rule)
-  local function smooth(n, primes)
-    for _, p in ipairs(primes) do
-      while n % p == 0 do n = n // p end
+  -- transforms, 2, 3 and 5 for real ones (SciPy's rule). The smooth numbers
+  -- are walked as products of prime powers, not by stepping n one at a
+  -- time: near 2^62 they lie ~10^15 apart and a step loop never ends.
+  -- up: the smallest product >= target (nil when none fits in an integer),
+  -- else the largest <= target
+  local function fast_len(target, primes, up)
+    local best
+    local function walk(k, x)          -- x: a product of primes[k + 1 ..]
+      if k == 1 then                   -- primes[1] is 2: its power at once
+        if up then
+          while x < target do
+            if x > math.maxinteger // 2 then return end
+            x = x * 2
+          end
+          if best == nil or x < best then best = x end
+        else
+          while x <= target // 2 do x = x * 2 end
+          if best == nil or x > best then best = x end
+        end
+        return
+      end
+      local p = primes[k]
+      while true do
+        walk(k - 1, x)
+        if up and x >= target then return end           -- higher powers: larger still
+        if x > (up and math.maxinteger or target) // p then return end
+        x = x * p
+      end
     end
-    return n == 1
+    walk(#primes, 1)
+    return best
   end
   api.def(sfft, [[
 scipy.fft.next_fast_len(target: integer, real: boolean = false) -> integer
 The smallest length >= target that factors into 2, 3, 5, 7 and 11 (2, 3 and 5 when real), as SciPy.
 ]], function(target, real)
     if target < 1 then fail("scipy.fft.next_fast_len: target must be a positive integer") end
-    local primes = real and { 2, 3, 5 } or { 2, 3, 5, 7, 11 }
-    local n = target
-    while not smooth(n, primes) do n = n + 1 end
+    local n = fast_len(target, real and { 2, 3, 5 } or { 2, 3, 5, 7, 11 }, true)
+    if not n then
+      fail(("scipy.fft.next_fast_len: target = %d is too large: no such length fits in a 64-bit integer")
+        :format(target))
+    end
     return n
   end)
   api.def(sfft, [[
@@ -172,10 +199,7 @@ scipy.fft.prev_fast_len(target: integer, real: boolean = false) -> integer
 The largest length <= target that factors into 2, 3, 5, 7 and 11 (2, 3 and 5 when real).
 ]], function(target, real)
     if target < 1 then fail("scipy.fft.prev_fast_len: target must be a positive integer") end
-    local primes = real and { 2, 3, 5 } or { 2, 3, 5, 7, 11 }
-    local n = target
-    while not smooth(n, primes) do n = n - 1 end
-    return n
+    return fast_len(target, real and { 2, 3, 5 } or { 2, 3, 5, 7, 11 }, false)
   end)
 
   require("gpuarray.scipy.fft.fht")(ga, sfft)

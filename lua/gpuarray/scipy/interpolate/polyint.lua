@@ -31,6 +31,7 @@ The polynomial through (xi, yi); a repeated xi takes the next derivative's value
     local xs = C.list(xi, fname, "xi")
     local rows, r, trail, _, n = C.rows(yi, axis, fname)
     if n ~= #xs then fail(fname .. ": xi and yi have different lengths") end
+    if n == 0 then fail(fname .. ": xi must hold at least one point") end    -- rows[1] starts the table
     local c = { { table.unpack(rows[1]) } }
     local V = {}
     for k = 2, n do

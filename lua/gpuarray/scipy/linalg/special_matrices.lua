@@ -201,11 +201,12 @@ as eigenvalues. a[1] must not be zero.
 scipy.linalg.hadamard(n: integer, dtype: dtype = "int64") -> ndarray
 The n x n Hadamard matrix of Sylvester's construction (n a power of 2): (-1)^popcount(i & j).
 ]], function(n, dtype)
-    local lg = 0
-    while (1 << lg) < n do lg = lg + 1 end
-    if n < 1 or (1 << lg) ~= n then
+    -- tested before the doubling loop: (1 << lg) < n never ends past 2^62
+    if n < 1 or n & (n - 1) ~= 0 then
       fail("scipy.linalg.hadamard: n must be a positive integer, and n must be a power of 2")
     end
+    local lg = 0
+    while (1 << lg) < n do lg = lg + 1 end
     local H = ga.ones({ 1, 1 }, dtype)
     for _ = 1, lg do
       H = ga.vstack({ ga.hstack({ H, H }), ga.hstack({ H, ga.negative(H) }) })

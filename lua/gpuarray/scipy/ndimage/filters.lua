@@ -24,6 +24,7 @@ return function(ga, M, S, St, P)
   end
 
   local function check_origin(origin, size, fname)
+    S.check_filter_size(size, fname)    -- the passes build size weights on the host
     if size // 2 + origin < 0 or size // 2 + origin >= size then fail(fname .. ": invalid origin") end
   end
 
@@ -181,8 +182,15 @@ A multidimensional convolution: correlate with the weights reversed on every axi
 
   --- SciPy's _gaussian_kernel1d(sigma, order, radius), reversed as
   -- gaussian_filter1d hands it to correlate1d
+  -- the host computes every weight and order^2 polynomial terms
+  local MAX_GAUSS_TERMS = S.MAX_FILTER_POINTS
   local function gauss_weights(sigma, order, radius, fname)
     if order < 0 then fail(fname .. ": order must be non-negative") end
+    if order >= MAX_GAUSS_TERMS or radius >= MAX_GAUSS_TERMS
+       or (2 * radius + 1) * (order + 1) + (order + 1) * (order + 1) > MAX_GAUSS_TERMS then
+      fail(("%s: a Gaussian kernel of radius %d and order %d is too large (more than %d terms)"):format(
+        fname, radius, order, MAX_GAUSS_TERMS))
+    end
     local s2 = sigma * sigma
     local phi, total = {}, 0
     for k = -radius, radius do
@@ -228,6 +236,11 @@ A multidimensional convolution: correlate with the weights reversed on every axi
     if radius ~= nil then lw = radius end
     if math.type(lw) ~= "integer" and lw ~= math.floor(lw) or lw < 0 then
       fail(fname .. ": Radius must be a nonnegative integer.")
+    end
+    -- a float past 2^63 (sigma * truncate huge, or inf) has no integer
+    if lw >= MAX_GAUSS_TERMS then
+      fail(("%s: radius %s is more than the %d weights of a Gaussian kernel (sigma * truncate too large)"):format(
+        fname, lw, MAX_GAUSS_TERMS))
     end
     return math.tointeger(lw)
   end
@@ -438,9 +451,7 @@ The multidimensional %s filter over size or footprint (separable when the footpr
     local fshape, flat
     if footprint == nil then
       if size == nil then fail(fname .. ": no footprint or filter size provided") end
-      fshape = S.seq(size, N, fname, "size", true)
-      flat = {}
-      for k = 1, S.prod(fshape) do flat[k] = true end
+      fshape, flat = S.full_footprint(size, N, fname)
     else
       fshape, flat = footprint_of(footprint, fname)
     end

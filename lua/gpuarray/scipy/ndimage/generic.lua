@@ -57,9 +57,7 @@ A filter computing function(values, n, ...) over each footprint: a Lua function 
     local fshape, flat
     if footprint == nil then
       if size == nil then fail(fname .. ": no footprint or filter size provided") end
-      fshape = S.seq(size, N, fname, "size", true)
-      flat = {}
-      for k = 1, S.prod(fshape) do flat[k] = true end
+      fshape, flat = S.full_footprint(size, N, fname)
     else
       local a = is_array(footprint) and footprint or ga.asarray(footprint)
       fshape = a.shape

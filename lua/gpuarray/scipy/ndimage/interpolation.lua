@@ -382,6 +382,9 @@ The input zoomed by zoom per axis (output shape round(shape * zoom)); grid_mode 
       local r = v - f
       if r > 0.5 or (r == 0.5 and f % 2 == 1) then f = f + 1 end
       oshape[d] = math.tointeger(f)
+      if not oshape[d] or oshape[d] < 0 then    -- 1e19, inf, NaN: no length
+        fail(("%s: zoom %s on axis %d gives no valid output length (%s)"):format(fname, zs[d], d, f))
+      end
     end
     local ydtype, out = S.output(output, x.dtype, oshape, fname)
     local src, npad = filtered(x, order, mode, cval, prefilter)

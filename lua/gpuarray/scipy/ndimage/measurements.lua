@@ -103,7 +103,7 @@ if (slot >= 0 && v >= mn && v <= mx) {
     if S.COMPLEX[x.dtype] then fail(fname .. ": Complex type not supported") end
     local shape = x.shape
     local how, keys, scalar, order = 0, nil, true, nil
-    local lab
+    local lab, ishape
     if labels ~= nil then
       lab = is_array(labels) and labels or ga.asarray(labels)
       local bx, bl = ga.broadcast_arrays(x, lab)
@@ -116,10 +116,24 @@ if (slot >= 0 && v >= mn && v <= mx) {
         local list
         if type(index) == "number" then list = { index }
         else
-          local t = is_array(index) and index:astype("float64"):totable() or index
+          -- an N-d index is taken flat; the results take its shape (SciPy's)
+          local t = index
+          if is_array(index) then
+            if index.ndim > 1 then ishape = index.shape end
+            t = index:astype("float64"):reshape(-1):totable()
+            if index.ndim == 0 then t = t[1] end
+          end
           if type(t) == "number" then list = { t } else
             list = {}
-            for k = 1, rawlen(t) do list[k] = t[k] end
+            for k = 1, rawlen(t) do
+              local v = t[k]
+              -- a nested list would reach table.sort; a NaN key, where[v]
+              if type(v) ~= "number" or v ~= v then
+                fail(("%s: index must be a label value or a flat list of them, entry %d is %s"):format(
+                  fname, k, v ~= v and "NaN" or type(v)))
+              end
+              list[k] = v
+            end
             scalar = false
           end
         end
@@ -142,16 +156,22 @@ if (slot >= 0 && v >= mn && v <= mx) {
     local slot = K().slot(lf, karr, #keys, how)
     local n = how == 2 and #keys or 1
     if not order then order = { 0 } end
-    return { x = xf, slot = slot, n = n, scalar = scalar, order = order, shape = shape }
+    return { x = xf, slot = slot, n = n, scalar = scalar, order = order, shape = shape, ishape = ishape }
   end
   M._groups = groups
+
+  --- a per-index-entry ndarray in the shape of an N-d index
+  local function index_shaped(g, arr)
+    if g.ishape then return arr:reshape(g.ishape) end
+    return arr
+  end
 
   --- per-slot results (a Lua list, 0-based slots) -> the caller's shape
   local function shape_result(g, vals, dtype)
     if g.scalar then return vals[g.order[1]] end
     local out = {}
     for k, s in ipairs(g.order) do out[k] = vals[s] end
-    return ga.array(out, dtype or "float64")
+    return index_shaped(g, ga.array(out, dtype or "float64"))
   end
   local function to0(t)
     local out = {}
@@ -242,7 +262,7 @@ scipy.ndimage.%s(input: array_like, labels: array_like?, index: number|list|ndar
       local v = vals[s]
       out[k] = (v == math.huge or v == -math.huge) and 0 or v
     end
-    return ga.array(out, "float64"):astype(dt)
+    return index_shaped(g, ga.array(out, "float64"):astype(dt))
   end
 
   for _, d in ipairs({ { "minimum", 1 }, { "maximum", 2 } }) do
@@ -403,7 +423,7 @@ default where a region is empty.
     if g.scalar then return vals[g.order[1]] end
     local out = {}
     for k, sl in ipairs(g.order) do out[k] = vals[sl] end
-    return ga.array(out, "float64"):astype(ga.dtype(out_dtype).name)
+    return index_shaped(g, ga.array(out, "float64"):astype(ga.dtype(out_dtype).name))
   end)
 
   api.def(M, [[

@@ -19,6 +19,10 @@ The bool 3^rank structure of the elements within connectivity axis steps of the 
 ]], function(rank, connectivity)
     if connectivity < 1 then connectivity = 1 end
     if rank < 1 then return ga.array(true, "bool") end
+    -- 3^rank host elements: 3^13 is past a million (and 3^41 no integer)
+    if rank > 12 then
+      fail(("scipy.ndimage.generate_binary_structure: rank %d is more than 12 (3^rank elements)"):format(rank))
+    end
     local flat = {}
     for k = 0, math.tointeger(3 ^ rank) - 1 do
       local r, far = k, 0
@@ -275,6 +279,8 @@ The structure dilated by itself iterations - 1 times (with origin given: also th
     end
     local N = math.max(x.ndim, 1)
     local origins = S.seq(origin, N, fname, "origin", true)
+    -- checked here: the dilation's origin shift below reads size[d]
+    if size ~= nil and footprint == nil and structure == nil then size = S.seq(size, N, fname, "size", true) end
     local fp = footprint and (is_array(footprint) and footprint or ga.asarray(footprint))
     local st = structure and (is_array(structure) and structure or ga.asarray(structure))
     if dilate then

@@ -55,8 +55,10 @@ return function(ga)
     if integer then
       for d = 1, n do
         if math.type(out[d]) ~= "integer" then
-          if out[d] == math.floor(out[d]) then out[d] = math.tointeger(out[d])
-          else fail(("%s: %s must be integers"):format(fname, what)) end
+          -- 1e300 is whole but no integer: tointeger's nil must not pass
+          local i = out[d] == math.floor(out[d]) and math.tointeger(out[d])
+          if not i then fail(("%s: %s must be integers, got %s"):format(fname, what, out[d])) end
+          out[d] = i
         end
       end
     end
@@ -145,6 +147,32 @@ return function(ga)
     local p = 1
     for d = from or 1, to or #t do p = p * t[d] end
     return p
+  end
+
+  --- The most points of a filter whose weights or footprint the host
+  -- builds as a Lua list: past it a call would run for minutes (a size of
+  -- 2^53 from a typo), so it raises
+  S.MAX_FILTER_POINTS = 1 << 22
+  function S.check_filter_size(size, fname)
+    if size > S.MAX_FILTER_POINTS then
+      fail(("%s: a filter of %s points is more than the %d the host builds"):format(
+        fname, size, S.MAX_FILTER_POINTS))
+    end
+  end
+
+  --- the footprint of a size (an integer or one per axis): its shape and
+  -- the host list of trues
+  function S.full_footprint(size, n, fname)
+    local fshape = S.seq(size, n, fname, "size", true)
+    local count = 1
+    for d = 1, #fshape do
+      S.check_filter_size(fshape[d], fname)
+      count = count * math.max(fshape[d], 0)     -- <= 2^44: no wrap
+      S.check_filter_size(count, fname)
+    end
+    local flat = {}
+    for k = 1, count do flat[k] = true end
+    return fshape, flat
   end
 
   --- a list of numbers as a C initialiser
