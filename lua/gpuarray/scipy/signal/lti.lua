@@ -322,6 +322,7 @@ discrete twin.
 ]], function(system, dt, method, alpha)
     local fname = name("cont2discrete")
     if is_sys(system) then return SYS.to_discrete(system, dt, method, alpha) end
+    if type(system) ~= "table" then fail(fname .. ": system must be an lti object or a list of arrays") end
     local n = rawlen(system)
     if n < 2 or n > 4 then
       fail(fname .. ": First argument must either be a tuple of 2 (tf), 3 (zpk), or 4 (ss) arrays.")

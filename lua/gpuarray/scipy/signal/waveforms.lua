@@ -28,6 +28,7 @@ outside [0, 1].
     local fname = name("sawtooth")
     t = times(t, fname)
     local w = width
+    if type(w) ~= "number" then w = U.arr(w, fname, "width") end
     if type(w) == "number" and (w > 1 or w < 0) then return ga.full(t.shape, 0 / 0, t.dtype) end
     local tmod = ga.mod(t, 2 * pi)
     local rising = tmod / (pi * w) - 1
@@ -46,6 +47,7 @@ after; NaN where duty is outside [0, 1].
 ]], function(t, duty)
     local fname = name("square")
     t = times(t, fname)
+    if type(duty) ~= "number" then duty = U.arr(duty, fname, "duty") end
     if type(duty) == "number" and (duty > 1 or duty < 0) then return ga.full(t.shape, 0 / 0, t.dtype) end
     local tmod = ga.mod(t, 2 * pi)
     local y = ga.where(ga.less(tmod, duty * (2 * pi)), 1.0, -1.0)
