@@ -45,4 +45,27 @@ describe("scipy.signal: the declaration fuzzer's findings", function()
     gaerror(function() signal.cont2discrete(ga.empty({ 0 }, "int16"), 127, {}) end,
             "scipy.signal.cont2discrete: system must be an lti object or a list of arrays")
   end)
+  it("lp2lp refuses an empty denominator (lp2lp(-1, {}) read past its powers of wo)", function()
+    gaerror(function() signal.lp2lp(-1, {}) end, "scipy.signal.lp2lp: Denominator must have at least on nonzero")
+    gaerror(function() signal.lp2lp({}, ga.empty({ 0 }, "float64")) end, "Denominator must have at least on nonzero")
+  end)
+
+  it("invres / invresz refuse no poles, and leave out residues past the poles (a nil factor was indexed)", function()
+    gaerror(function() signal.invres({ 2147483647, 1099511627774 }, ga.empty({ 0 }, "int32"), 2) end,
+            "scipy.signal.invres: p must hold at least one pole")
+    gaerror(function() signal.invresz({ 1, 2 }, {}, {}) end, "scipy.signal.invresz: p must hold at least one pole")
+    -- more residues than poles: SciPy's zip uses the first (b = {1}, a = {1, -1})
+    local RZ = require "gpuarray.scipy.signal.host.residue"
+    for _, f in ipairs({ "invres", "invresz" }) do
+      local b, a = RZ[f]({ 1, 2 }, { 1 }, {}, 1e-3, "avg")
+      assert.are.same({ 1 }, b, f)
+      assert.are.same({ 1, -1 }, a, f)
+    end
+  end)
+
+  it("zpk2tf refuses a list of gains for a 1-D z (an empty one was multiplied)", function()
+    gaerror(function() signal.zpk2tf(ga.empty({ 0 }, "bool"), -8.9900596799867287, { axis = "\n" }, {}) end,
+            "scipy.signal.zpk2tf: k must be a number, or one gain per row of a 2-D z (got 0 gains)")
+    gaerror(function() signal.zpk2tf({ 1 }, { 2 }, { 1, 2 }) end, "(got 2 gains)")
+  end)
 end)

@@ -746,6 +746,8 @@ end
 
 function Z.lp2lp(b, a, wo)
   local d, n = #a, #b
+  -- (SciPy's IndexError: its powers of wo run as far as a is long)
+  if d == 0 then raise("Denominator must have at least on nonzero element.") end
   local M = math.max(d, n)
   local pwo = {}
   for i = 1, M do pwo[i] = wo ^ (M - i) end
