@@ -68,4 +68,56 @@ describe("scipy.signal: the declaration fuzzer's findings", function()
             "scipy.signal.zpk2tf: k must be a number, or one gain per row of a 2-D z (got 0 gains)")
     gaerror(function() signal.zpk2tf({ 1 }, { 2 }, { 1, 2 }) end, "(got 2 gains)")
   end)
+  it("responses bound their points (freqs_zpk with worN = 2^40, findfreqs with N = 2^63 - 1 ran for ever)", function()
+    quickly(function()
+      gaerror(function() signal.freqs_zpk(4611686018427387904, {}, 11, 1099511627776) end,
+              "scipy.signal.freqs_zpk: 1099511627776 points are more than the 16777216 a response is computed at")
+      gaerror(function() signal.findfreqs(10, { [3] = 0, [2] = 7, order = "/*" }, 9223372036854775807, {}) end,
+              "scipy.signal.findfreqs: 9223372036854775807 points are more than the 16777216")
+      gaerror(function() signal.freqresp({ { 1 }, { 1 } }, nil, 1 << 40) end, "more than the 16777216")
+      gaerror(function() signal.group_delay({ { 1 }, { 1 } }, 1 << 40) end, "more than the 16777216")
+    end)
+  end)
+
+  it("savgol_coeffs bounds its host fit (savgol_coeffs(32768, 256) ran past 10^8 instructions)", function()
+    quickly(function()
+      gaerror(function() signal.savgol_coeffs(32768, 256) end,
+              "scipy.signal.savgol_coeffs: window_length * (polyorder + 1)^2 = 32768 * 257^2 is more than the 1048576")
+      gaerror(function() signal.savgol_coeffs(math.maxinteger, (1 << 32) - 1) end, "is more than the 1048576")
+      gaerror(function() signal.savgol_filter(ga.empty({ 0 }), 1 << 21, 0) end, "2097152 * 1^2 is more than")
+    end)
+  end)
+
+  it("a discrete system's dt is a number or true (dimpulse read io.stdout as dt); n and dlsim's steps bounded", function()
+    quickly(function()
+      gaerror(function()
+        signal.dimpulse({ ga.empty({ 0 }, "uint64"), 3.5e+38, io.stdout }, ga.empty({ 1, 0 }, "int16"))
+      end, "scipy.signal.dimpulse: dt must be a number or true, got a userdata")
+      gaerror(function() signal.dlti({ 1 }, { 1 }, { dt = false }) end, "scipy.signal.dlti: dt must be a number or true")
+      gaerror(function() signal.dstep({ { 1 }, { 1 }, 1 }, nil, nil, 1 << 40) end,
+              "scipy.signal.dstep: n = 1099511627776 is more than the 16777216 steps")
+      gaerror(function() signal.impulse({ { 1 }, { 1, 2 } }, nil, nil, 1 << 40) end, "N = 1099511627776 is more than")
+      gaerror(function() signal.dimpulse({ { 1 }, { 1 }, 1 }, nil, {}) end, "t must hold at least one time")
+      gaerror(function() signal.dlsim({ { 1 }, { 1 }, 1e-300 }, { 1, 2 }, { 0, 1e300 }) end,
+              "scipy.signal.dlsim: the last time / dt = 1e+300 / 1e-300 steps are more than the 16777216")
+      gaerror(function() signal.dlsim({ { 1 }, { 1 }, 1 }, { 1, 2 }, { 0, 0 / 0 }) end, "steps are more than")
+    end)
+  end)
+
+  it("ss2tf / ss2zpk check input against the inputs (a negative one, or none, indexed nil)", function()
+    gaerror(function() signal.ss2zpk(31, 5, -2.5, ga.empty({ 0 }, "float16"), -2147483648) end,
+            "scipy.signal.ss2zpk: System does not have the input specified.")
+    gaerror(function() signal.ss2tf({}, {}, {}, {}, 0) end, "System does not have the input specified.")
+  end)
+
+  it("scalar arguments take typed scalars (symiirorder1's z1 = ga.int64(10), ZoomFFT's fn = {ga.bfloat16(128)})", function()
+    gaerror(function() signal.symiirorder1(ga.empty({ 0 }, "int64"), 1, ga.int64(10), {}) end,
+            "scipy.signal.symiirorder1: |z1| must be less than 1.0")
+    assert.are.equal("float64", signal.symiirorder1(ga.empty({ 0 }, "int64"), 1, ga.float32(0.5)).dtype)
+    gaerror(function() signal.ZoomFFT(11, { "x" }) end, "scipy.signal.ZoomFFT: fn must be a scalar")
+    gaerror(function() signal.ZoomFFT(11, { { 1, 2 } }) end, "fn must hold real frequencies")
+    -- read as 128 (the transform's device arrays need a GPU: the error is that one)
+    local ok, err = pcall(signal.ZoomFFT, 11, { ga.bfloat16(128.0) })
+    assert(ok or tostring(err):find("^gpuarray: scipy.signal.ZoomFFT: "), tostring(err))
+  end)
 end)

@@ -95,8 +95,7 @@ precision bounds the boundary sums: the dtype's resolution by default).
 ]], function(input, c0, z1, precision)
     local fname = name("symiirorder1")
     local x = as_1d(input, fname)
-    local cz = type(z1) == "table" and cx.new(z1[1], z1[2]) or z1
-    local cc = type(c0) == "table" and cx.new(c0[1], c0[2]) or c0
+    local cz, cc = U.scalar(z1, fname, "z1"), U.scalar(c0, fname, "c0")
     local dt = U.inexact(x.dtype)
     if not cx.is_real(cz) or not cx.is_real(cc) then dt = ga.result_type(dt, "complex64") end
     return symiir1(U.cast(x, dt), cc, cz, precision, fname)

@@ -341,8 +341,19 @@ end
 
 --- savgol_coeffs: the filter that fits a polynomial of degree polyorder
 -- to window_length points and evaluates its deriv-th derivative at pos
+-- the fit is a host QR of window_length x (polyorder + 1): its work is
+-- bounded (about a second of Lua) rather than left to run for minutes
+local MAX_SAVGOL_WORK = 1 << 20
+R.MAX_SAVGOL_WORK = MAX_SAVGOL_WORK
+
 function R.savgol_coeffs(window_length, polyorder, deriv, delta, pos, use)
   if polyorder >= window_length then raise("polyorder must be less than window_length.") end
+  -- (polyorder + 1 past 2^10 alone exceeds it; its square could wrap)
+  local cols = math.max(polyorder, 0) + 1
+  if cols > 1 << 10 or window_length > MAX_SAVGOL_WORK // (cols * cols) then
+    raise(("window_length * (polyorder + 1)^2 = %d * %d^2 is more than the %d this host fit computes"):format(
+      window_length, cols, MAX_SAVGOL_WORK))
+  end
   local halflen, rem = window_length // 2, window_length % 2
   if pos == nil then pos = rem == 0 and halflen - 0.5 or halflen end
   if not (pos >= 0 and pos < window_length) then raise("pos must be nonnegative and less than window_length.") end

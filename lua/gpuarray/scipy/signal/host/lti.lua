@@ -91,14 +91,15 @@ end
 
 function L.ss2tf(A, B, C, D, input)
   A, B, C, D = L.abcd_normalize(A, B, C, D)
-  local nout, nin = #D, #D[1]
+  -- (no outputs: no inputs either, as SciPy's D of shape (0, 0))
+  local nout, nin = #D, #D > 0 and #D[1] or 0
   input = input or 0
-  if input >= nin then raise("System does not have the input specified.") end
+  if input < 0 or input >= nin then raise("System does not have the input specified.") end
   local Bi, Di = {}, {}
   for i = 1, #B do Bi[i] = { B[i][input + 1] } end
   for i = 1, nout do Di[i] = { D[i][input + 1] } end
   local den = #A > 0 and L.charpoly(A) or { 1.0 }
-  if #Bi * (#Bi > 0 and 1 or 0) == 0 and #C * #C[1] == 0 then
+  if #Bi * (#Bi > 0 and 1 or 0) == 0 and (#C == 0 or #C[1] == 0) then
     local num = {}
     for i = 1, nout do num[i] = Di[i][1] end
     if #A == 0 then den = {} end
@@ -307,7 +308,15 @@ function L.dlsim(A, B, C, D, dt, u, t, x0)
     out_samples = #u
     stoptime = (out_samples - 1) * dt
   else
+    -- (SciPy's IndexError on t[-1])
+    if #t == 0 then raise("t must hold at least one time") end
     stoptime = t[#t]
+    -- the steps are a Lua list: bounded (2^24, as the responses' n), and a
+    -- NaN or an infinity is no count at all
+    if not (stoptime / dt < 1 << 24) then
+      raise(("the last time / dt = %s / %s steps are more than the %d dlsim computes"):format(
+        tostring(stoptime), tostring(dt), 1 << 24))
+    end
     out_samples = math.floor(stoptime / dt) + 1
   end
   local tout = {}
