@@ -120,4 +120,23 @@ describe("scipy.signal: the declaration fuzzer's findings", function()
     local ok, err = pcall(signal.ZoomFFT, 11, { ga.bfloat16(128.0) })
     assert(ok or tostring(err):find("^gpuarray: scipy.signal.ZoomFFT: "), tostring(err))
   end)
+  it("medfilt refuses a window past 1024 cells before listing it (kernel_size 2^31 - 1 per axis ran for ever)", function()
+    quickly(function()
+      gaerror(function() signal.medfilt(ga.empty({ 5, 4, 0 }, "uint32"), 2147483647, {}) end,
+              "scipy.signal.medfilt: at most 1024 elements in the window")
+      gaerror(function() signal.medfilt(ga.empty({ 5, 4, 0 }, "uint32"), { 2147483647, 2147483647, 2147483647 }) end,
+              "at most 1024 elements in the window")
+      assert.are.same({ 5, 4, 0 }, signal.medfilt(ga.empty({ 5, 4, 0 }, "uint32"), 9).shape)
+    end)
+  end)
+
+  it("czt's A^-k is one step a point past k = 100, as NumPy's power (65536 points ran past 10^8 instructions)", function()
+    quickly(function()
+      -- the host chirps of 65536 points, then the device (absent here) raises
+      local ok, err = pcall(signal.czt, ga.empty({ 3, 0, 2, 65536 }, "bfloat16"), {})
+      assert(ok or tostring(err):find("^gpuarray: scipy.signal.czt: "), tostring(err))
+      ok, err = pcall(signal.czt, ga.empty({ 0, 65536 }, "float32"), nil, nil, { 1.0001, 0.0002 })
+      assert(ok or tostring(err):find("^gpuarray: scipy.signal.czt: "), tostring(err))
+    end)
+  end)
 end)

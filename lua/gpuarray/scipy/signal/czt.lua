@@ -76,7 +76,13 @@ return function(ga, signal, S)
       for k = 0, K - 1 do wk2[k + 1] = cx.from(cpow(w, k * k / 2.0)) end
     end
     local Awk2 = {}
-    for k = 0, n - 1 do Awk2[k + 1] = cx.mul(cx.ipow(cx.from(a), -k), wk2[k + 1]) end
+    -- A^-k as NumPy's complex power computes it: by squaring while |k| < 100,
+    -- exp(-k log A) past that (one step a point, not log2 k of them)
+    local ca, log_a = cx.from(a), cx.log(cx.from(a))
+    for k = 0, n - 1 do
+      local apow = k < 100 and cx.ipow(ca, -k) or cx.exp(cx.mul(log_a, -k))
+      Awk2[k + 1] = cx.mul(apow, wk2[k + 1])
+    end
     local obj = setmetatable({ n = n, m = m, w = w, a = a }, Transform)
     return setup(obj, Awk2, wk2)
   end
