@@ -139,4 +139,27 @@ describe("scipy.signal: the declaration fuzzer's findings", function()
       assert(ok or tostring(err):find("^gpuarray: scipy.signal.czt: "), tostring(err))
     end)
   end)
+  it("more found with other seeds over scipy.signal alone (seeds 1 and 2): each raises at once", function()
+    quickly(function()
+      gaerror(function() signal.zpk2tf(ga.empty({ 0, 3 }, "complex128"), 4, {}) end,
+              "scipy.signal.zpk2tf: a 2-D z must have at least one row")
+      gaerror(function() signal.zpk2tf(ga.empty({ 0, 8 }, "uint32"), ga.empty({ 0 }, "int16"), 9, {}) end,
+              "a 2-D z must have at least one row")
+      gaerror(function() signal.max_len_seq(32) end,
+              "scipy.signal.max_len_seq: length 4294967295 is more than the 16777216 steps")
+      gaerror(function() signal.max_len_seq(4611686018427387904, nil, nil, { 1 }) end, "nbits must be between 1 and 62")
+      gaerror(function() signal.cheb2ord({}, -3, 8, 9007199254740992, {}) end,
+              "scipy.signal.cheb2ord: wp and ws must have one or two elements each, and the same shape")
+      gaerror(function() signal.buttord(ga.empty({ 0 }, "int16"), 31, 9007199254740992, 1 / 0) end,
+              "wp and ws must have one or two elements each")
+      gaerror(function() signal.step({ 9223372036854775807, 4 }, { 8, -9223372036854775807 }, {}) end,
+              "scipy.signal.step: T must hold at least one time")
+      gaerror(function() signal.windows.taylor(2, 65535, {}) end,
+              "scipy.signal.windows.taylor: nbar * (nbar + M) = 65535 * 65537 is more than the 4194304 terms")
+      gaerror(function() signal.windows.get_window({ "taylor", 100000 }, 10) end, "is more than the 4194304 terms")
+      gaerror(function() signal.windows.get_window(-1, 9007199254740993) end,
+              "scipy.signal.windows.get_window: Window length M = 9007199254740993 is more than the 16777216 points")
+      gaerror(function() signal.windows.get_window(31, math.maxinteger, {}) end, "is more than the 16777216 points")
+    end)
+  end)
 end)

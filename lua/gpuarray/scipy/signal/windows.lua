@@ -143,7 +143,7 @@ scipy.signal.windows.taylor(M: integer, nbar: integer = 4, sll: number = 30, nor
 The Taylor window (radar): nbar nearly constant sidelobes sll dB below the peak.
 ]], function(M, nbar, sll, norm, sym)
     check_M(M, "scipy.signal.windows.taylor")
-    return U.up(HW.taylor(M, nbar, sll, norm, sym), "float64")
+    return U.up(S.host("scipy.signal.windows.taylor", HW.taylor, M, nbar, sll, norm, sym), "float64")
   end)
 
   api.def(windows, [[
@@ -175,6 +175,7 @@ return_ratios adds their concentration ratios.
   --- The host list of get_window(window, Nx, fftbins) (spectral.lua and
   -- the FIR design use it too); S is signal's private table
   function S.window_host(window, Nx, fftbins, fname)
+    check_M(Nx, fname)
     if U.is_array(window) then fail(fname .. ": window must be a name, a number or a list") end
     if type(window) == "table" and U.is_array(window[2]) then
       window = { window[1], U.vec(window[2], fname, "the window's parameter") }

@@ -205,6 +205,8 @@ function L.lsim(A, B, C, D, U, T, X0, interp)
   local n = #A
   local nin = #B > 0 and #B[1] or 0
   local nsteps = #T
+  -- (SciPy's IndexError on T[0])
+  if nsteps == 0 then raise("T must hold at least one time") end
   local x0 = {}
   for i = 1, n do x0[i] = X0 and X0[i] or 0.0 end
   local xout = {}

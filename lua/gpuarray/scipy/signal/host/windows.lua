@@ -10,6 +10,7 @@ local HF = require("gpuarray.scipy.signal.host.fft")
 local T = require("gpuarray.scipy.signal.host.tridiag")
 
 local W = {}
+local function raise(msg) error({ msg = msg }, 2) end
 
 -- I0 is the window room's (NumPy's Chebyshev series), set when gpuarray loads
 local function i0(x)
@@ -265,7 +266,15 @@ function W.exponential(M, center, tau, sym)
   end)
 end
 
+-- Taylor's window sums nbar - 1 cosines a point after nbar^2 products:
+-- bounded (2^22 terms, about a second of Lua) rather than run for minutes
+local MAX_TAYLOR_TERMS = 1 << 22
+
 function W.taylor(M, nbar, sll, norm, sym)
+  if math.type(nbar) == "integer" and nbar > 0 and nbar > MAX_TAYLOR_TERMS // (nbar + M) then
+    raise(("nbar * (nbar + M) = %d * %d is more than the %d terms the host computes"):format(nbar, nbar + M,
+      MAX_TAYLOR_TERMS))
+  end
   return make(M, sym, function(m)
     local B = 10 ^ (sll / 20)
     local A = acosh(B) / math.pi
@@ -392,7 +401,6 @@ function W.dpss(M, NW, Kmax, sym, norm, want_ratios)
   return wins, ratios, vals
 end
 
-local function raise(msg) error({ msg = msg }, 2) end
 
 -- get_window's names (SciPy's _win_equiv), and whether they need parameters
 local EQUIV = {
