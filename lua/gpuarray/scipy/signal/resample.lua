@@ -345,6 +345,8 @@ along axis.
       if uniq[#uniq] ~= v then uniq[#uniq + 1] = v end
     end
     local out = U.cast(x, dt):copy()
+    -- (nothing to fit: an empty array's segments are not summed point by point)
+    if out.size == 0 then return out end
     for m = 1, #uniq - 1 do
       local lo, hi = uniq[m], uniq[m + 1]
       local npts = hi - lo
@@ -406,6 +408,8 @@ N samples (x's length by default).
     N = N or x.shape[ax]
     if N <= 0 then fail(fname .. ": N must be positive.") end
     local Xf = ga.fft.fft(x, N, ax)
+    -- (an empty spectrum: its weights, N host numbers, are not made)
+    if Xf.size == 0 then return Xf end
     local shp = {}
     for d = 1, x.ndim do shp[d] = 1 end
     shp[ax] = N
@@ -433,6 +437,7 @@ The 2-D analytic signal of a 2-D array (N: the transform's shape).
       s = { N[1], N[2] }
     end
     local Xf = ga.fft.fft2(x, s, { 1, 2 })
+    if Xf.size == 0 then return Xf end
     local rdt = Xf.dtype == "complex64" and "float32" or "float64"
     local h1 = hilbert_weights(s[1], rdt):reshape({ s[1], 1 })
     local h2 = hilbert_weights(s[2], rdt):reshape({ 1, s[2] })

@@ -193,9 +193,17 @@ function R.firwin2(numtaps, freq, gain, nfreqs, window, nyq, antisymmetric, fs)
   return out
 end
 
+-- firls solves a dense system of (numtaps + 1) / 2 unknowns on the host
+-- (cubic work): bounded (seconds of Lua) rather than run for hours
+local MAX_FIRLS_TAPS = 1025
+
 function R.firls(numtaps, bands, desired, weight, nyq, fs)
   nyq = 0.5 * R.get_fs(fs, nyq)
   if math.type(numtaps) ~= "integer" or numtaps % 2 == 0 or numtaps < 1 then raise("numtaps must be odd and >= 1") end
+  if numtaps > MAX_FIRLS_TAPS then
+    raise(("numtaps = %d is more than the %d taps this host least-squares design solves for"):format(numtaps,
+      MAX_FIRLS_TAPS))
+  end
   local Mh = (numtaps - 1) // 2
   if nyq <= 0 then raise(("nyq must be positive, got %s <= 0."):format(tostring(nyq))) end
   local bd = {}
