@@ -280,19 +280,22 @@ function W.taylor(M, nbar, sll, norm, sym)
     local A = acosh(B) / math.pi
     local s2 = nbar ^ 2 / (A ^ 2 + (nbar - 0.5) ^ 2)
     local Fm = {}
-    for mi = 1, nbar - 1 do
+    -- (nbar <= 0: no sidelobe terms, as SciPy's empty arange; nbar - 1
+    -- would wrap at the smallest integer)
+    local nb1 = math.type(nbar) == "integer" and (nbar > 0 and nbar - 1 or 0) or math.max(nbar - 1, 0)
+    for mi = 1, nb1 do
       local m2 = mi * mi
       local numer = (mi % 2 == 1 and 1 or -1)
-      for j = 1, nbar - 1 do numer = numer * (1 - m2 / s2 / (A ^ 2 + (j - 0.5) ^ 2)) end
+      for j = 1, nb1 do numer = numer * (1 - m2 / s2 / (A ^ 2 + (j - 0.5) ^ 2)) end
       local denom = 2
-      for j = 1, nbar - 1 do
+      for j = 1, nb1 do
         if j ~= mi then denom = denom * (1 - m2 / (j * j)) end
       end
       Fm[mi] = numer / denom
     end
     local function Wn(n)
       local s = 0.0
-      for mi = 1, nbar - 1 do s = s + Fm[mi] * math.cos(2 * math.pi * mi * (n - m / 2.0 + 0.5) / m) end
+      for mi = 1, nb1 do s = s + Fm[mi] * math.cos(2 * math.pi * mi * (n - m / 2.0 + 0.5) / m) end
       return 1 + 2 * s
     end
     local w = {}
