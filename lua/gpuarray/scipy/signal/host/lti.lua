@@ -315,7 +315,7 @@ function L.dlsim(A, B, C, D, dt, u, t, x0)
     stoptime = t[#t]
     -- the steps are a Lua list: bounded (2^24, as the responses' n), and a
     -- NaN or an infinity is no count at all
-    if not (stoptime / dt < 1 << 24) then
+    if not (stoptime / dt < 1 << 24) then -- luacheck: ignore 581 (NaN)
       raise(("the last time / dt = %s / %s steps are more than the %d dlsim computes"):format(
         tostring(stoptime), tostring(dt), 1 << 24))
     end

@@ -322,7 +322,7 @@ function M.expm(a)
   local nrm = M.norm1(a)
   -- an infinite or NaN entry: NaN throughout (the squarings' count would
   -- be infinite)
-  if not (nrm < math.huge) then
+  if not (nrm < math.huge) then -- luacheck: ignore 581 (NaN)
     local r = M.zeros(n, n)
     for i = 1, n do for j = 1, n do r[i][j] = 0 / 0 end end
     return r
