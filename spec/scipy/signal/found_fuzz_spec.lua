@@ -198,4 +198,21 @@ describe("scipy.signal: the declaration fuzzer's findings", function()
       assert(ok or tostring(err):find("^gpuarray: scipy.signal.impulse: "), tostring(err))
     end)
   end)
+  it("seeds 5 and 6: freqs' negative worN, wiener's mysize, istft of an empty input, dpss's work", function()
+    quickly(function()
+      gaerror(function() signal.freqs(5, 2147483648, math.mininteger) end,
+              "scipy.signal.freqs: Number of samples, -9223372036854775808, must be non-negative.")
+      gaerror(function() signal.wiener(ga.empty({ 7, 2, 0 }, "int32"), { true, "*/", ga.empty({ 1, 0 }, "int8") }) end,
+              "scipy.signal.wiener: mysize must be positive integers")
+      gaerror(function() signal.wiener(ga.empty({ 0, 8, 3, 5 }, "uint8"), { ga.complex128, 0, 0, 2147483648 }) end,
+              "mysize must be positive integers")
+      -- an empty input: no host list as long as its (huge) output
+      local times, x = signal.istft(ga.empty({ 0, 1, 3, 4294967293 }, "uint32"))
+      assert.are.equal(0, x.size)
+      assert.are.equal("float64", times.dtype)
+      gaerror(function() signal.windows.dpss(32766, 5.079846338130551, 4) end,
+              "scipy.signal.windows.dpss: M * Kmax = 32766 * 4 is more than the 65536")
+      gaerror(function() signal.windows.get_window({ "dpss", 3 }, 100000) end, "100000 * 1 is more than the 65536")
+    end)
+  end)
 end)

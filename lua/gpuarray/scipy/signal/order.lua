@@ -226,6 +226,9 @@ local variance when nil) to the local variance.
       for i = 1, #mysize do size[i] = mysize[i] end
     end
     if #size ~= x.ndim then fail(fname .. ": mysize must have one entry per dimension") end
+    for _, v in ipairs(size) do
+      if math.type(v) ~= "integer" or v < 1 then fail(fname .. ": mysize must be positive integers") end
+    end
     local count = 1
     for _, v in ipairs(size) do count = count * v end
     local box = ga.ones(size, "float64")

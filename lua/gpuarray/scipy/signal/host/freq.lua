@@ -16,6 +16,8 @@ F.MAX_POINTS = MAX_POINTS
 
 --- numpy.linspace(a, b, n, endpoint)
 function F.linspace(a, b, n, endpoint)
+  -- (NumPy's words; n - 1 would wrap at the smallest integer)
+  if n < 0 then raise(("Number of samples, %s, must be non-negative."):format(tostring(n))) end
   if n > MAX_POINTS then
     raise(("%s points are more than the %d a response is computed at"):format(tostring(n), MAX_POINTS))
   end

@@ -339,6 +339,10 @@ end
 -- largest eigenvalues of Percival and Walden's tridiagonal matrix, signs
 -- and norm as SciPy. Returns a list of Kmax windows (each a list), and
 -- with want_ratios the concentration ratios.
+-- the work dpss's host eigensolver is given at most (M * Kmax: about 10^3
+-- Lua steps each, half a second in all)
+W.MAX_DPSS_WORK = 1 << 16
+
 function W.dpss(M, NW, Kmax, sym, norm, want_ratios)
   local m = sym and M or M + 1
   local Wd = NW / m
@@ -462,6 +466,10 @@ function W.get_window(window, Nx, fftbins)
   end
   if fn == "dpss" then
     if Nx <= 1 then return W.boxcar(Nx, true) end
+    -- (windows.dpss's bound on the host eigensolver's work, M * Kmax)
+    if Nx > W.MAX_DPSS_WORK then
+      raise(("M * Kmax = %d * 1 is more than the %d this host eigensolver computes"):format(Nx, W.MAX_DPSS_WORK))
+    end
     local wins = W.dpss(Nx, args[1], 1, sym, "approximate", false)
     return wins[1]
   end
