@@ -215,4 +215,14 @@ describe("scipy.signal: the declaration fuzzer's findings", function()
       gaerror(function() signal.windows.get_window({ "dpss", 3 }, 100000) end, "100000 * 1 is more than the 65536")
     end)
   end)
+  it("seeds 7 and 8: resample_poly bounds its rates (a 2^62 one designed its filter for ever), firls' lists", function()
+    quickly(function()
+      gaerror(function() signal.resample_poly({}, 4294967295, 6, {}) end,
+              "scipy.signal.resample_poly: up / down = 1431655765 / 2 (reduced) is past the rate of 8192")
+      gaerror(function() signal.resample_poly(ga.empty({ 3, 0, 0, 3 }, "float32"), 5, 4611686018427387905, {}) end,
+              "up / down = 1 / 922337203685477581 (reduced) is past the rate of 8192")
+      gaerror(function() signal.firls(-129, { setmetatable({}, {}), false, "int8", 256 }, 6) end,
+              "scipy.signal.firls: bands must be a list of numbers or of pairs")
+    end)
+  end)
 end)

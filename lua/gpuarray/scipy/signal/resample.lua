@@ -129,6 +129,7 @@ past its ends by mode (cval for "constant").
 
   local PADFUNCS = { mean = true, median = true, minimum = true, maximum = true }
 
+  local MAX_RATE = 1 << 13
   local function resample_poly(x, up, down, axis, window, padtype, cval, fname)
     if math.type(up) ~= "integer" then fail(fname .. ": up must be an integer") end
     if math.type(down) ~= "integer" then fail(fname .. ": down must be an integer") end
@@ -141,6 +142,12 @@ past its ends by mode (cval for "constant").
     local g = gcd(up, down)
     up, down = up // g, down // g
     if up == 1 and down == 1 then return x:copy() end
+    -- the default filter has 20 max(up, down) + 1 taps designed on the host
+    -- (and the padding is found a step at a time): the rates are bounded
+    if math.max(up, down) > MAX_RATE then
+      fail(("%s: up / down = %d / %d (reduced) is past the rate of %d the host designs filters for"):format(fname,
+        up, down, MAX_RATE))
+    end
     local n_in = x.shape[axis]
     local n_out = n_in * up
     n_out = n_out // down + ((n_out % down ~= 0) and 1 or 0)
