@@ -225,4 +225,19 @@ describe("scipy.signal: the declaration fuzzer's findings", function()
               "scipy.signal.firls: bands must be a list of numbers or of pairs")
     end)
   end)
+  it("place_poles' rank of a wide B is at most its rows (a 1 x 4 B had rank 4; seed 7)", function()
+    local L = require "gpuarray.scipy.signal.host.lti"
+    assert.are.equal(1, L.rank({ { -2, -3, 0, -4 } }))
+    assert.are.equal(1, L.rank({ { 1, 2 }, { 2, 4 } }))
+    assert.are.equal(2, L.rank({ { 1, 0 }, { 0, 1 }, { 1, 1 } }))
+    -- SciPy 1.10: place_poles([[9]], [[-2, -3, 0, -4]], [2^40]).gain_matrix
+    local want = { 7.58283881e+10, 1.13742582e+11, 0.0, 1.51656776e+11 }
+    local gain = L.place_poles({ { 9 } }, { { -2, -3, 0, -4 } }, { 1099511627776 }, "YT", 0.001, 30)
+    for i = 1, 4 do
+      assert(math.abs(gain[i][1] - want[i]) <= 1e-8 * 2 ^ 40,
+             ("gain[%d] = %s, SciPy %s"):format(i, gain[i][1], want[i]))
+    end
+    local ok, err = pcall(signal.place_poles, 9, { -2, -3, 0, -4 }, 1099511627776)
+    assert(ok or tostring(err):find("^gpuarray: scipy.signal.place_poles: "), tostring(err))
+  end)
 end)

@@ -398,13 +398,16 @@ end
 -- the rank of a real matrix: singular values (the square roots of B^T B's
 -- eigenvalues) above max(n, m) eps times the largest, numpy's default
 local function rank(a)
-  local w = M.eigh(M.mul(M.T(a), a))
+  -- the smaller Gram matrix: the larger one's extra eigenvalues are zeros
+  -- that rounding can lift past tol (a 1 x 4 B had rank 4, past its 1 row)
+  local wide = #a < #a[1]
+  local w = M.eigh(wide and M.mul(a, M.T(a)) or M.mul(M.T(a), a))
   local big = 0.0
   for _, v in ipairs(w) do big = math.max(big, math.sqrt(math.max(v, 0))) end
   local tol = big * math.max(#a, #a[1]) * 2.220446049250313e-16
   local r = 0
   for _, v in ipairs(w) do if math.sqrt(math.max(v, 0)) > tol then r = r + 1 end end
-  return r
+  return math.min(r, #a, #a[1])
 end
 L.rank = rank
 
