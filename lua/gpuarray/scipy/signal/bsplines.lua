@@ -95,8 +95,7 @@ precision bounds the boundary sums: the dtype's resolution by default).
 ]], function(input, c0, z1, precision)
     local fname = name("symiirorder1")
     local x = as_1d(input, fname)
-    local cz = type(z1) == "table" and cx.new(z1[1], z1[2]) or z1
-    local cc = type(c0) == "table" and cx.new(c0[1], c0[2]) or c0
+    local cz, cc = U.scalar(z1, fname, "z1"), U.scalar(c0, fname, "c0")
     local dt = U.inexact(x.dtype)
     if not cx.is_real(cz) or not cx.is_real(cc) then dt = ga.result_type(dt, "complex64") end
     return symiir1(U.cast(x, dt), cc, cz, precision, fname)
@@ -187,6 +186,8 @@ of poles r e^(+-i omega) (r < 1), mirror-symmetric boundaries.
     local x = as_1d(input, fname)
     if U.is_complex(x.dtype) then fail(fname .. ": the input must be real") end
     x = U.cast(x, U.inexact(x.dtype))
+    -- (nothing to filter: the rows of an empty image are not walked one by one)
+    if x.size == 0 then return x:copy() end
     local prec = precision
     if not (prec > 0 and prec <= 1) then prec = x.dtype == "float32" and 1e-6 or 1e-11 end
     return symiir2(x, r, omega, prec * prec, fname, false)
@@ -264,6 +265,8 @@ The quadratic B-spline coefficients of a 1-D signal (lamb must be 0).
     x = U.arr(x, fname, "input")
     if x.ndim ~= 2 then fail(fname .. ": input must be 2-D") end
     x = U.cast(x, U.inexact(x.dtype))
+    -- (nothing to filter: the rows of an empty image are not walked one by one)
+    if x.size == 0 then return x:copy() end
     local prec = precision
     if not (prec > 0 and prec < 1) then prec = 1e-6 end
     if lam ~= 0.0 then

@@ -12,10 +12,9 @@ return function(ga, signal, S)
   local function name(n) return "scipy.signal." .. n end
   local pi = math.pi
 
-  local function cplx(v)
+  local function cplx(v, fname, what)
     if v == nil then return nil end
-    if type(v) == "table" and not cx.is(v) then return cx.new(v[1], v[2]) end
-    return v
+    return U.scalar(v, fname, what)
   end
 
   local MAX_POINTS = 1 << 24
@@ -66,8 +65,8 @@ return function(ga, signal, S)
 
   local function new_czt(n, m, w, a, fname)
     m = sizes(n, m, fname)
-    a = cplx(a) or 1.0
-    w = cplx(w)
+    a = cplx(a, fname, "a") or 1.0
+    w = cplx(w, fname, "w")
     local K = math.max(m, n)
     local wk2 = {}
     if w == nil then
@@ -77,7 +76,13 @@ return function(ga, signal, S)
       for k = 0, K - 1 do wk2[k + 1] = cx.from(cpow(w, k * k / 2.0)) end
     end
     local Awk2 = {}
-    for k = 0, n - 1 do Awk2[k + 1] = cx.mul(cx.ipow(cx.from(a), -k), wk2[k + 1]) end
+    -- A^-k as NumPy's complex power computes it: by squaring while |k| < 100,
+    -- exp(-k log A) past that (one step a point, not log2 k of them)
+    local ca, log_a = cx.from(a), cx.log(cx.from(a))
+    for k = 0, n - 1 do
+      local apow = k < 100 and cx.ipow(ca, -k) or cx.exp(cx.mul(log_a, -k))
+      Awk2[k + 1] = cx.mul(apow, wk2[k + 1])
+    end
     local obj = setmetatable({ n = n, m = m, w = w, a = a }, Transform)
     return setup(obj, Awk2, wk2)
   end
@@ -86,9 +91,16 @@ return function(ga, signal, S)
     m = sizes(n, m, fname)
     local f1, f2
     if type(fn) == "number" then f1, f2 = 0.0, fn
-    elseif type(fn) == "table" and rawlen(fn) == 2 then f1, f2 = fn[1], fn[2]
-    elseif type(fn) == "table" and rawlen(fn) == 1 then f1, f2 = 0.0, fn[1]
+    elseif type(fn) == "table" and rawlen(fn) == 2 then f1, f2 = rawget(fn, 1), rawget(fn, 2)
+    elseif type(fn) == "table" and rawlen(fn) == 1 then f1, f2 = 0.0, rawget(fn, 1)
     else fail(fname .. ": fn must be a scalar or 2-length sequence") end
+    -- (the frequencies are host numbers: a typed scalar is read, {re, im} refused)
+    local function freq(f)
+      f = U.scalar(f, fname, "fn")
+      if type(f) ~= "number" then fail(fname .. ": fn must hold real frequencies") end
+      return f
+    end
+    f1, f2 = freq(f1), freq(f2)
     local scale
     if endpoint then scale = ((f2 - f1) * m) / (fs * (m - 1)) else scale = (f2 - f1) / fs end
     local K = math.max(m, n)
@@ -181,8 +193,8 @@ The m points of the z-plane a chirp z-transform samples (complex128).
 ]], function(m, w, a)
     local fname = name("czt_points")
     m = sizes(1, m, fname)
-    a = cplx(a) or 1.0
-    w = cplx(w)
+    a = cplx(a, fname, "a") or 1.0
+    w = cplx(w, fname, "w")
     local pts = {}
     for k = 0, m - 1 do
       if w == nil then

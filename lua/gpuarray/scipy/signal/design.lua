@@ -288,8 +288,14 @@ Zeros, poles and gain to the transfer function's b, a (real when the roots come 
     local fname = name("zpk2tf")
     local zz, rows
     if U.is_array(z) and z.ndim == 2 then zz, rows = U.mat(z, fname, "z"), true else zz = vec(z, fname, "z") end
+    -- (SciPy's IndexError on z[0])
+    if rows and #zz == 0 then fail(fname .. ": a 2-D z must have at least one row") end
     local kk = type(k) == "number" and k or vec(k, fname, "k")
     if type(kk) == "table" and #kk == 1 then kk = kk[1] end
+    -- several gains: one per row of a 2-D z
+    if type(kk) == "table" and not (rows and #kk == #zz) then
+      fail(("%s: k must be a number, or one gain per row of a 2-D z (got %d gains)"):format(fname, #kk))
+    end
     local b, a = S.host(fname, Z.zpk2tf, zz, vec(p, fname, "p"), kk)
     return rows and U.up2(b) or up(b), up(a)
   end)

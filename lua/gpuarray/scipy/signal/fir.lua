@@ -78,7 +78,12 @@ to a piecewise-linear response: bands are edge pairs, desired the gains there.
       if U.is_array(v) then return nums(v:ravel(), fname, what) end
       if type(v) == "table" and type(v[1]) == "table" then
         local o = {}
-        for _, r in ipairs(v) do for _, x in ipairs(r) do o[#o + 1] = num(x, fname, what) end end
+        for _, r in ipairs(v) do
+          if type(r) ~= "table" or U.is_array(r) then
+            fail(("%s: %s must be a list of numbers or of pairs"):format(fname, what))
+          end
+          for _, x in ipairs(r) do o[#o + 1] = num(x, fname, what) end
+        end
         return o
       end
       return nums(v, fname, what)

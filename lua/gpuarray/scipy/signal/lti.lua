@@ -78,7 +78,7 @@ return function(ga, signal, S)
       if k == "B" then return up_rows(h.B) end
       if k == "C" then return up_rows(h.C) end
       if k == "D" then return up_rows(h.D) end
-      if k == "inputs" then return #h.B > 0 and #h.B[1] or #h.D[1] end
+      if k == "inputs" then return #h.B > 0 and #h.B[1] or (#h.D > 0 and #h.D[1] or 0) end
       if k == "outputs" then return #h.C > 0 and #h.C or #h.D end
     end
     if k == "zeros" then return field(SYS.to_zpk(self), "zeros") end
@@ -104,9 +104,19 @@ return function(ga, signal, S)
     return ("StateSpace%s(%d states, dt = %s)"):format(h.dt and "Discrete" or "Continuous", #h.A, tostring(h.dt))
   end
 
+  -- a system's sampling time: nil (continuous), a number, or true (a
+  -- discrete system whose step is left unspecified: 1)
+  local function dt_arg(dt, fname)
+    if dt ~= nil and dt ~= true and type(dt) ~= "number" then
+      fail(("%s: dt must be a number or true, got %s"):format(fname, dt == false and "false" or "a " .. type(dt)))
+    end
+    return dt
+  end
+
   --- The host data of a system argument: an lti / dlti object, or a list
   -- {num, den}, {z, p, k} or {A, B, C, D} (discrete: with dt last)
   local function make_tf(num, den, dt, fname)
+    dt = dt_arg(dt, fname)
     local rows = (U.is_array(num) and num.ndim == 2) or (type(num) == "table" and not U.is_array(num)
       and type(num[1]) == "table" and rawlen(num[1]) ~= 2)
     local n = rows and mat(num, fname, "num") or vec(num, fname, "num")
@@ -114,9 +124,11 @@ return function(ga, signal, S)
     return new("tf", { num = rows and nb or cx.reals(nb), den = cx.reals(nd), rows = rows, dt = dt })
   end
   local function make_zpk(z, p, k, dt, fname)
+    dt = dt_arg(dt, fname)
     return new("zpk", { z = vec(z, fname, "z"), p = vec(p, fname, "p"), k = U.num(k, fname, "k"), dt = dt })
   end
   local function make_ss(A, B, C, D, dt, fname)
+    dt = dt_arg(dt, fname)
     local a, b, c, d = S.host(fname, L.abcd_normalize, mat(A, fname, "A"), mat(B, fname, "B"), mat(C, fname, "C"),
                               mat(D, fname, "D"))
     return new("ss", { A = a, B = b, C = c, D = d, dt = dt })
@@ -322,6 +334,7 @@ discrete twin.
 ]], function(system, dt, method, alpha)
     local fname = name("cont2discrete")
     if is_sys(system) then return SYS.to_discrete(system, dt, method, alpha) end
+    if type(system) ~= "table" then fail(fname .. ": system must be an lti object or a list of arrays") end
     local n = rawlen(system)
     if n < 2 or n > 4 then
       fail(fname .. ": First argument must either be a tuple of 2 (tf), 3 (zpk), or 4 (ss) arrays.")
@@ -398,7 +411,19 @@ state gives 1-D arrays). interp: U linear between the samples, else held.
     return lsim(system, Uin, T, X0, interp, name("lsim"))
   end)
 
+  -- the default times are a Lua list and the simulation steps through
+  -- them on the host: bounded (2^24 steps, as windows' points) rather than
+  -- run for hours
+  local MAX_STEPS = 1 << 24
+  local function steps(n, fname, what)
+    if n ~= nil and n > MAX_STEPS then
+      fail(("%s: %s = %d is more than the %d steps a response is simulated for"):format(fname, what, n, MAX_STEPS))
+    end
+    return n
+  end
+
   local function response(system, X0, T, N, kind, fname)
+    N = steps(N, fname, "N")
     local s = sys_arg(system, false, fname)
     local h = as_ss(s)
     local t
@@ -521,6 +546,7 @@ linearly at the system's steps up to t's last time.
   end)
 
   local function dresponse(system, x0, t, n, kind, fname)
+    n = steps(n, fname, "n")
     local s = sys_arg(system, true, fname)
     local h = as_ss(s)
     local dt = h.dt == true and 1.0 or h.dt

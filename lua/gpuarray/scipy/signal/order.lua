@@ -87,6 +87,9 @@ template <> __device__ __forceinline__ bool ga_ord_less<float16>(const float16 &
   end
   S.order_kernel = kernel
 
+  -- the kernel sorts a window per thread in registers
+  local MAX_WINDOW = 1024
+
   --- The rank filter: x (an ndarray), the domain as a host mask (nested
   -- lists, or a shape for a full box), rank 0-based as SciPy's
   local function order(x, dshape, mask, rank, fname)
@@ -97,12 +100,19 @@ template <> __device__ __forceinline__ bool ga_ord_less<float16>(const float16 &
         fail(fname .. ": Each dimension of domain argument should have an odd number of elements.")
       end
     end
+    local total = 1
+    for d = 1, D do
+      -- a full box (no mask) is all window: past 1024 cells it is refused
+      -- before its offsets are listed one by one (nor can the product wrap)
+      if mask == nil and dshape[d] > MAX_WINDOW // total then
+        fail(("%s: at most %d elements in the window"):format(fname, MAX_WINDOW))
+      end
+      total = total * dshape[d]
+    end
     local offs = {}
     local W = 0
     local idx = {}
     for d = 1, D do idx[d] = 0 end
-    local total = 1
-    for d = 1, D do total = total * dshape[d] end
     for lin = 0, total - 1 do
       local rem = lin
       for d = D, 1, -1 do
@@ -119,7 +129,7 @@ template <> __device__ __forceinline__ bool ga_ord_less<float16>(const float16 &
       fail(("%s: rank must be between 0 and the number of nonzero elements of the domain (%d) minus 1")
         :format(fname, W))
     end
-    if W > 1024 then fail(fname .. ": at most 1024 elements in the window") end
+    if W > MAX_WINDOW then fail(("%s: at most %d elements in the window"):format(fname, MAX_WINDOW)) end
     local dt = x.dtype
     if not CTYPE[dt] then fail(fname .. ": dtype " .. dt .. " is not supported") end
     local xc = ga.ascontiguousarray(x)
@@ -216,6 +226,9 @@ local variance when nil) to the local variance.
       for i = 1, #mysize do size[i] = mysize[i] end
     end
     if #size ~= x.ndim then fail(fname .. ": mysize must have one entry per dimension") end
+    for _, v in ipairs(size) do
+      if math.type(v) ~= "integer" or v < 1 then fail(fname .. ": mysize must be positive integers") end
+    end
     local count = 1
     for _, v in ipairs(size) do count = count * v end
     local box = ga.ones(size, "float64")

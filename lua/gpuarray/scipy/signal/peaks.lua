@@ -354,7 +354,8 @@ right_edges: those the conditions computed).
       return ga.array(t, "int64")
     end
     local results = ga.ones(x.shape, "bool")
-    if n == 0 then return ga.nonzero(results) end
+    -- (an empty array has no extrema: its index lists are not made)
+    if n == 0 or x.size == 0 then return ga.nonzero(results) end
     for shift = 1, order do
       local plus, minus = ga.take(x, idx(shift), ax), ga.take(x, idx(-shift), ax)
       local a = api.call_user(comparator, x, plus)

@@ -129,6 +129,7 @@ past its ends by mode (cval for "constant").
 
   local PADFUNCS = { mean = true, median = true, minimum = true, maximum = true }
 
+  local MAX_RATE = 1 << 13
   local function resample_poly(x, up, down, axis, window, padtype, cval, fname)
     if math.type(up) ~= "integer" then fail(fname .. ": up must be an integer") end
     if math.type(down) ~= "integer" then fail(fname .. ": down must be an integer") end
@@ -141,6 +142,12 @@ past its ends by mode (cval for "constant").
     local g = gcd(up, down)
     up, down = up // g, down // g
     if up == 1 and down == 1 then return x:copy() end
+    -- the default filter has 20 max(up, down) + 1 taps designed on the host
+    -- (and the padding is found a step at a time): the rates are bounded
+    if math.max(up, down) > MAX_RATE then
+      fail(("%s: up / down = %d / %d (reduced) is past the rate of %d the host designs filters for"):format(fname,
+        up, down, MAX_RATE))
+    end
     local n_in = x.shape[axis]
     local n_out = n_in * up
     n_out = n_out // down + ((n_out % down ~= 0) and 1 or 0)
@@ -345,6 +352,8 @@ along axis.
       if uniq[#uniq] ~= v then uniq[#uniq + 1] = v end
     end
     local out = U.cast(x, dt):copy()
+    -- (nothing to fit: an empty array's segments are not summed point by point)
+    if out.size == 0 then return out end
     for m = 1, #uniq - 1 do
       local lo, hi = uniq[m], uniq[m + 1]
       local npts = hi - lo
@@ -406,6 +415,8 @@ N samples (x's length by default).
     N = N or x.shape[ax]
     if N <= 0 then fail(fname .. ": N must be positive.") end
     local Xf = ga.fft.fft(x, N, ax)
+    -- (an empty spectrum: its weights, N host numbers, are not made)
+    if Xf.size == 0 then return Xf end
     local shp = {}
     for d = 1, x.ndim do shp[d] = 1 end
     shp[ax] = N
@@ -433,6 +444,7 @@ The 2-D analytic signal of a 2-D array (N: the transform's shape).
       s = { N[1], N[2] }
     end
     local Xf = ga.fft.fft2(x, s, { 1, 2 })
+    if Xf.size == 0 then return Xf end
     local rdt = Xf.dtype == "complex64" and "float32" or "float64"
     local h1 = hilbert_weights(s[1], rdt):reshape({ s[1], 1 })
     local h2 = hilbert_weights(s[2], rdt):reshape({ 1, s[2] })

@@ -581,11 +581,6 @@ overlap-added, divided by the summed squared window. Returns times and x.
     for _, v in ipairs(win) do ws, ws2 = ws + v, ws2 + v * v end
     local factor = scaling == "spectrum" and ws or math.sqrt(fs * ws2)
     local outlen = nperseg + (nseg - 1) * nstep
-    local norm = {}
-    for p = 1, outlen do norm[p] = 0.0 end
-    for s = 0, nseg - 1 do
-      for k = 1, nperseg do norm[s * nstep + k] = norm[s * nstep + k] + win[k] * win[k] end
-    end
     local first, last = 0, outlen - 1
     if boundary then first, last = nperseg // 2, outlen - nperseg // 2 - 1 end
     local nout = math.max(last - first + 1, 0)
@@ -593,6 +588,13 @@ overlap-added, divided by the summed squared window. Returns times and x.
     for _, v in ipairs(outer) do rows = rows * v end
     local out = ga.empty({ rows, nout }, dt)
     if rows * nout > 0 then
+      -- the windows' overlap-added squares (host: as long as the output;
+      -- not made for an empty one, whose length may be anything)
+      local norm = {}
+      for p = 1, outlen do norm[p] = 0.0 end
+      for s = 0, nseg - 1 do
+        for k = 1, nperseg do norm[s * nstep + k] = norm[s * nstep + k] + win[k] * win[k] end
+      end
       local xs = ga.ascontiguousarray(xsubs * factor):reshape({ rows, nseg, nfft })
       local threads = 256
       ola_kernel(dt)((rows * nout + threads - 1) // threads, threads,

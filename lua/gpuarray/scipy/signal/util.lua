@@ -81,6 +81,23 @@ return function(ga)
     fail(("%s: %s must be a number, got %s"):format(fname, what, type(v)))
   end
 
+  --- A `scalar` argument (a number, a boolean, a {re, im} pair, a typed
+  -- scalar such as ga.int64(10)) as a host value: a Lua number, or a host
+  -- complex for a complex one
+  function U.scalar(v, fname, what)
+    local t = type(v)
+    if t == "number" then return v end
+    if t == "boolean" then return v and 1 or 0 end
+    if t == "table" and type(rawget(v, 1)) == "number" and type(rawget(v, 2)) == "number" then
+      return cx.new(rawget(v, 1), rawget(v, 2))
+    end
+    local mt = t == "userdata" and getmetatable(v)
+    if type(mt) == "table" and rawget(mt, "__name") == "gpuarray.scalar" then
+      return U.scalar(v:item(), fname, what)
+    end
+    fail(("%s: %s must be a scalar (a number or a {re, im} pair), got a %s"):format(fname, what, t))
+  end
+
   local function plain(v)
     if type(v) == "number" then return v end
     return { v[1], v[2] }

@@ -28,6 +28,7 @@ outside [0, 1].
     local fname = name("sawtooth")
     t = times(t, fname)
     local w = width
+    if type(w) ~= "number" then w = U.arr(w, fname, "width") end
     if type(w) == "number" and (w > 1 or w < 0) then return ga.full(t.shape, 0 / 0, t.dtype) end
     local tmod = ga.mod(t, 2 * pi)
     local rising = tmod / (pi * w) - 1
@@ -46,6 +47,7 @@ after; NaN where duty is outside [0, 1].
 ]], function(t, duty)
     local fname = name("square")
     t = times(t, fname)
+    if type(duty) ~= "number" then duty = U.arr(duty, fname, "duty") end
     if type(duty) == "number" and (duty > 1 or duty < 0) then return ga.full(t.shape, 0 / 0, t.dtype) end
     local tmod = ga.mod(t, 2 * pi)
     local y = ga.where(ga.less(tmod, duty * (2 * pi)), 1.0, -1.0)
@@ -187,6 +189,7 @@ for all), the first element by default, "mid" the middle (shape // 2 + 1).
                      [28] = { 25 }, [29] = { 27 }, [30] = { 29, 28, 7 }, [31] = { 28 }, [32] = { 31, 30, 10 } }
 
   --- the shift register of max_len_seq (host): the sequence and the final state
+  local MAX_MLS = 1 << 24
   function S.mls_host(nbits, state, length, taps)
     local n_taps = #taps
     local idx = 0
@@ -231,9 +234,16 @@ register's final state. taps (bit positions, values) default to SciPy's table.
       if #tp < 1 then fail(fname .. ": taps must be non-empty with values between zero and nbits (inclusive)") end
       table.sort(tp, function(a, b) return a > b end)
     end
+    -- (a register past 62 bits has no count of states in an integer)
+    if nbits < 1 or nbits > 62 then fail(fname .. ": nbits must be between 1 and 62") end
     local n_max = (1 << nbits) - 1
     if length == nil then length = n_max
     elseif length < 0 then fail(fname .. ": length must be greater than or equal to 0") end
+    -- the register runs on the host into a Lua list: bounded (2^24, as
+    -- windows' points) rather than run for hours
+    if length > MAX_MLS then
+      fail(("%s: length %d is more than the %d steps the host register runs"):format(fname, length, MAX_MLS))
+    end
     local st = {}
     if state == nil then
       for i = 1, nbits do st[i] = 1 end

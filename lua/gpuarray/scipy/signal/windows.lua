@@ -13,6 +13,7 @@ return function(ga, signal, S)
   -- the host computes a window point by point into a Lua list: bound it
   -- (2^24 points, 128 MiB as float64) rather than run for hours
   local MAX_M = 1 << 24
+  local MAX_DPSS_WORK = HW.MAX_DPSS_WORK
   local function check_M(M, fname)
     if math.type(M) ~= "integer" or M < 0 then
       fail(fname .. ": Window length M must be a non-negative integer")
@@ -143,7 +144,7 @@ scipy.signal.windows.taylor(M: integer, nbar: integer = 4, sll: number = 30, nor
 The Taylor window (radar): nbar nearly constant sidelobes sll dB below the peak.
 ]], function(M, nbar, sll, norm, sym)
     check_M(M, "scipy.signal.windows.taylor")
-    return U.up(HW.taylor(M, nbar, sll, norm, sym), "float64")
+    return U.up(S.host("scipy.signal.windows.taylor", HW.taylor, M, nbar, sll, norm, sym), "float64")
   end)
 
   api.def(windows, [[
@@ -166,6 +167,11 @@ return_ratios adds their concentration ratios.
     if not (K > 0 and K <= M) then fail(fname .. ": Kmax must be greater than 0 and less than M") end
     if NW >= M / 2 then fail(fname .. ": NW must be less than M/2.") end
     if NW <= 0 then fail(fname .. ": NW must be positive") end
+    -- the host eigensolver's work grows as M * Kmax: bounded (host/windows.lua)
+    if M * K > MAX_DPSS_WORK then
+      fail(("%s: M * Kmax = %d * %d is more than the %d this host eigensolver computes"):format(fname, M, K,
+        MAX_DPSS_WORK))
+    end
     local wins, ratios = HW.dpss(M, NW, K, sym, norm, return_ratios)
     local w = singleton and U.up(wins[1], "float64") or U.up2(wins, "float64")
     if not return_ratios then return w end
@@ -175,6 +181,7 @@ return_ratios adds their concentration ratios.
   --- The host list of get_window(window, Nx, fftbins) (spectral.lua and
   -- the FIR design use it too); S is signal's private table
   function S.window_host(window, Nx, fftbins, fname)
+    check_M(Nx, fname)
     if U.is_array(window) then fail(fname .. ": window must be a name, a number or a list") end
     if type(window) == "table" and U.is_array(window[2]) then
       window = { window[1], U.vec(window[2], fname, "the window's parameter") }

@@ -193,9 +193,17 @@ function R.firwin2(numtaps, freq, gain, nfreqs, window, nyq, antisymmetric, fs)
   return out
 end
 
+-- firls solves a dense system of (numtaps + 1) / 2 unknowns on the host
+-- (cubic work): bounded (seconds of Lua) rather than run for hours
+local MAX_FIRLS_TAPS = 1025
+
 function R.firls(numtaps, bands, desired, weight, nyq, fs)
   nyq = 0.5 * R.get_fs(fs, nyq)
   if math.type(numtaps) ~= "integer" or numtaps % 2 == 0 or numtaps < 1 then raise("numtaps must be odd and >= 1") end
+  if numtaps > MAX_FIRLS_TAPS then
+    raise(("numtaps = %d is more than the %d taps this host least-squares design solves for"):format(numtaps,
+      MAX_FIRLS_TAPS))
+  end
   local Mh = (numtaps - 1) // 2
   if nyq <= 0 then raise(("nyq must be positive, got %s <= 0."):format(tostring(nyq))) end
   local bd = {}
@@ -341,8 +349,19 @@ end
 
 --- savgol_coeffs: the filter that fits a polynomial of degree polyorder
 -- to window_length points and evaluates its deriv-th derivative at pos
+-- the fit is a host QR of window_length x (polyorder + 1): its work is
+-- bounded (about a second of Lua) rather than left to run for minutes
+local MAX_SAVGOL_WORK = 1 << 20
+R.MAX_SAVGOL_WORK = MAX_SAVGOL_WORK
+
 function R.savgol_coeffs(window_length, polyorder, deriv, delta, pos, use)
   if polyorder >= window_length then raise("polyorder must be less than window_length.") end
+  -- (polyorder + 1 past 2^10 alone exceeds it; its square could wrap)
+  local cols = math.max(polyorder, 0) + 1
+  if cols > 1 << 10 or window_length > MAX_SAVGOL_WORK // (cols * cols) then
+    raise(("window_length * (polyorder + 1)^2 = %d * %d^2 is more than the %d this host fit computes"):format(
+      window_length, cols, MAX_SAVGOL_WORK))
+  end
   local halflen, rem = window_length // 2, window_length % 2
   if pos == nil then pos = rem == 0 and halflen - 0.5 or halflen end
   if not (pos >= 0 and pos < window_length) then raise("pos must be nonnegative and less than window_length.") end

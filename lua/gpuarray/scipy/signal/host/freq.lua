@@ -9,8 +9,18 @@ local Z = require("gpuarray.scipy.signal.host.zpk")
 local F = {}
 local raise = Z.raise
 
+-- a response is computed point by point in a Lua list: bounded (2^24
+-- points, as windows and czt) rather than run for hours
+local MAX_POINTS = 1 << 24
+F.MAX_POINTS = MAX_POINTS
+
 --- numpy.linspace(a, b, n, endpoint)
 function F.linspace(a, b, n, endpoint)
+  -- (NumPy's words; n - 1 would wrap at the smallest integer)
+  if n < 0 then raise(("Number of samples, %s, must be non-negative."):format(tostring(n))) end
+  if n > MAX_POINTS then
+    raise(("%s points are more than the %d a response is computed at"):format(tostring(n), MAX_POINTS))
+  end
   local out = {}
   if n == 0 then return out end
   local div = endpoint and n - 1 or n

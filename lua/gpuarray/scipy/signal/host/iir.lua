@@ -148,6 +148,10 @@ end
 local function ord_setup(wp, ws, gpass, gstop, analog, fs, kind, strict_low)
   validate_gpass_gstop(gpass, gstop)
   wp, ws = list(wp), list(ws)
+  if #wp ~= #ws or (#wp ~= 1 and #wp ~= 2) then
+    raise(("wp and ws must have one or two elements each, and the same shape, got %d and %d elements"):format(
+      #wp, #ws))
+  end
   if fs ~= nil then
     if analog then raise("fs cannot be specified for an analog filter") end
     for i = 1, #wp do wp[i] = 2 * wp[i] / fs end

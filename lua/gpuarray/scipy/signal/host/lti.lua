@@ -91,14 +91,15 @@ end
 
 function L.ss2tf(A, B, C, D, input)
   A, B, C, D = L.abcd_normalize(A, B, C, D)
-  local nout, nin = #D, #D[1]
+  -- (no outputs: no inputs either, as SciPy's D of shape (0, 0))
+  local nout, nin = #D, #D > 0 and #D[1] or 0
   input = input or 0
-  if input >= nin then raise("System does not have the input specified.") end
+  if input < 0 or input >= nin then raise("System does not have the input specified.") end
   local Bi, Di = {}, {}
   for i = 1, #B do Bi[i] = { B[i][input + 1] } end
   for i = 1, nout do Di[i] = { D[i][input + 1] } end
   local den = #A > 0 and L.charpoly(A) or { 1.0 }
-  if #Bi * (#Bi > 0 and 1 or 0) == 0 and #C * #C[1] == 0 then
+  if #Bi * (#Bi > 0 and 1 or 0) == 0 and (#C == 0 or #C[1] == 0) then
     local num = {}
     for i = 1, nout do num[i] = Di[i][1] end
     if #A == 0 then den = {} end
@@ -204,6 +205,8 @@ function L.lsim(A, B, C, D, U, T, X0, interp)
   local n = #A
   local nin = #B > 0 and #B[1] or 0
   local nsteps = #T
+  -- (SciPy's IndexError on T[0])
+  if nsteps == 0 then raise("T must hold at least one time") end
   local x0 = {}
   for i = 1, n do x0[i] = X0 and X0[i] or 0.0 end
   local xout = {}
@@ -307,7 +310,15 @@ function L.dlsim(A, B, C, D, dt, u, t, x0)
     out_samples = #u
     stoptime = (out_samples - 1) * dt
   else
+    -- (SciPy's IndexError on t[-1])
+    if #t == 0 then raise("t must hold at least one time") end
     stoptime = t[#t]
+    -- the steps are a Lua list: bounded (2^24, as the responses' n), and a
+    -- NaN or an infinity is no count at all
+    if not (stoptime / dt < 1 << 24) then -- luacheck: ignore 581 (NaN)
+      raise(("the last time / dt = %s / %s steps are more than the %d dlsim computes"):format(
+        tostring(stoptime), tostring(dt), 1 << 24))
+    end
     out_samples = math.floor(stoptime / dt) + 1
   end
   local tout = {}
@@ -387,13 +398,16 @@ end
 -- the rank of a real matrix: singular values (the square roots of B^T B's
 -- eigenvalues) above max(n, m) eps times the largest, numpy's default
 local function rank(a)
-  local w = M.eigh(M.mul(M.T(a), a))
+  -- the smaller Gram matrix: the larger one's extra eigenvalues are zeros
+  -- that rounding can lift past tol (a 1 x 4 B had rank 4, past its 1 row)
+  local wide = #a < #a[1]
+  local w = M.eigh(wide and M.mul(a, M.T(a)) or M.mul(M.T(a), a))
   local big = 0.0
   for _, v in ipairs(w) do big = math.max(big, math.sqrt(math.max(v, 0))) end
   local tol = big * math.max(#a, #a[1]) * 2.220446049250313e-16
   local r = 0
   for _, v in ipairs(w) do if math.sqrt(math.max(v, 0)) > tol then r = r + 1 end end
-  return r
+  return math.min(r, #a, #a[1])
 end
 L.rank = rank
 

@@ -320,6 +320,13 @@ function M.expm(a)
   for _, e in ipairs(PADE.theta.double) do theta[e[1]] = e[2] end
   local I = M.eye(n)
   local nrm = M.norm1(a)
+  -- an infinite or NaN entry: NaN throughout (the squarings' count would
+  -- be infinite)
+  if not (nrm < math.huge) then -- luacheck: ignore 581 (NaN)
+    local r = M.zeros(n, n)
+    for i = 1, n do for j = 1, n do r[i][j] = 0 / 0 end end
+    return r
+  end
   local function pade(A, c)
     local A2 = M.mul(A, A)
     local U = M.scale(I, c[2])

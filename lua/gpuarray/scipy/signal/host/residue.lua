@@ -210,13 +210,20 @@ function RZ.residuez(b, a, tol, rtype)
   return res, out, k
 end
 
+-- (SciPy's IndexError: the poles are grouped from the first one; residues
+-- past the poles' factors are left out, as SciPy's zip leaves them)
+local function no_poles(p)
+  if #p == 0 then raise("p must hold at least one pole") end
+end
+
 function RZ.invres(r, p, k, tol, rtype)
+  no_poles(p)
   k = trim(k)
   local up, mult = group_poles(p, tol, rtype)
   local factors, den = compute_factors(up, mult, true)
   local numer = #k == 0 and { 0 } or P.mul(k, den)
-  for i, res in ipairs(r) do
-    local f = {}
+  for i = 1, math.min(#r, #factors) do
+    local res, f = r[i], {}
     for j, v in ipairs(factors[i]) do f[j] = cx.mul(res, v) end
     numer = P.add(numer, f)
   end
@@ -224,6 +231,7 @@ function RZ.invres(r, p, k, tol, rtype)
 end
 
 function RZ.invresz(r, p, k, tol, rtype)
+  no_poles(p)
   k = trim(k, true)
   local up, mult = group_poles(p, tol, rtype)
   local factors, den = compute_factors(up, mult, true)
@@ -233,8 +241,8 @@ function RZ.invresz(r, p, k, tol, rtype)
     return o
   end
   local numer = #k == 0 and { 0 } or P.mul(rev(k), rev(den))
-  for i, res in ipairs(r) do
-    local f = {}
+  for i = 1, math.min(#r, #factors) do
+    local res, f = r[i], {}
     for j, v in ipairs(rev(factors[i])) do f[j] = cx.mul(res, v) end
     numer = P.add(numer, f)
   end

@@ -10,6 +10,7 @@ local HF = require("gpuarray.scipy.signal.host.fft")
 local T = require("gpuarray.scipy.signal.host.tridiag")
 
 local W = {}
+local function raise(msg) error({ msg = msg }, 2) end
 
 -- I0 is the window room's (NumPy's Chebyshev series), set when gpuarray loads
 local function i0(x)
@@ -265,25 +266,36 @@ function W.exponential(M, center, tau, sym)
   end)
 end
 
+-- Taylor's window sums nbar - 1 cosines a point after nbar^2 products:
+-- bounded (2^22 terms, about a second of Lua) rather than run for minutes
+local MAX_TAYLOR_TERMS = 1 << 22
+
 function W.taylor(M, nbar, sll, norm, sym)
+  if math.type(nbar) == "integer" and nbar > 0 and nbar > MAX_TAYLOR_TERMS // (nbar + M) then
+    raise(("nbar * (nbar + M) = %d * %d is more than the %d terms the host computes"):format(nbar, nbar + M,
+      MAX_TAYLOR_TERMS))
+  end
   return make(M, sym, function(m)
     local B = 10 ^ (sll / 20)
     local A = acosh(B) / math.pi
     local s2 = nbar ^ 2 / (A ^ 2 + (nbar - 0.5) ^ 2)
     local Fm = {}
-    for mi = 1, nbar - 1 do
+    -- (nbar <= 0: no sidelobe terms, as SciPy's empty arange; nbar - 1
+    -- would wrap at the smallest integer)
+    local nb1 = math.type(nbar) == "integer" and (nbar > 0 and nbar - 1 or 0) or math.max(nbar - 1, 0)
+    for mi = 1, nb1 do
       local m2 = mi * mi
       local numer = (mi % 2 == 1 and 1 or -1)
-      for j = 1, nbar - 1 do numer = numer * (1 - m2 / s2 / (A ^ 2 + (j - 0.5) ^ 2)) end
+      for j = 1, nb1 do numer = numer * (1 - m2 / s2 / (A ^ 2 + (j - 0.5) ^ 2)) end
       local denom = 2
-      for j = 1, nbar - 1 do
+      for j = 1, nb1 do
         if j ~= mi then denom = denom * (1 - m2 / (j * j)) end
       end
       Fm[mi] = numer / denom
     end
     local function Wn(n)
       local s = 0.0
-      for mi = 1, nbar - 1 do s = s + Fm[mi] * math.cos(2 * math.pi * mi * (n - m / 2.0 + 0.5) / m) end
+      for mi = 1, nb1 do s = s + Fm[mi] * math.cos(2 * math.pi * mi * (n - m / 2.0 + 0.5) / m) end
       return 1 + 2 * s
     end
     local w = {}
@@ -327,6 +339,10 @@ end
 -- largest eigenvalues of Percival and Walden's tridiagonal matrix, signs
 -- and norm as SciPy. Returns a list of Kmax windows (each a list), and
 -- with want_ratios the concentration ratios.
+-- the work dpss's host eigensolver is given at most (M * Kmax: about 10^3
+-- Lua steps each, half a second in all)
+W.MAX_DPSS_WORK = 1 << 16
+
 function W.dpss(M, NW, Kmax, sym, norm, want_ratios)
   local m = sym and M or M + 1
   local Wd = NW / m
@@ -392,7 +408,6 @@ function W.dpss(M, NW, Kmax, sym, norm, want_ratios)
   return wins, ratios, vals
 end
 
-local function raise(msg) error({ msg = msg }, 2) end
 
 -- get_window's names (SciPy's _win_equiv), and whether they need parameters
 local EQUIV = {
@@ -451,6 +466,10 @@ function W.get_window(window, Nx, fftbins)
   end
   if fn == "dpss" then
     if Nx <= 1 then return W.boxcar(Nx, true) end
+    -- (windows.dpss's bound on the host eigensolver's work, M * Kmax)
+    if Nx > W.MAX_DPSS_WORK then
+      raise(("M * Kmax = %d * 1 is more than the %d this host eigensolver computes"):format(Nx, W.MAX_DPSS_WORK))
+    end
     local wins = W.dpss(Nx, args[1], 1, sym, "approximate", false)
     return wins[1]
   end

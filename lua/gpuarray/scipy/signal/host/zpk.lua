@@ -43,8 +43,17 @@ local function append(a, b)
 end
 Z.append = append
 
-local function check_order(N)
+-- The prototypes and the conversions after them are O(N^2) host loops
+-- (a Bessel prototype's root finder 50 N^2 complex steps): orders are
+-- bounded rather than left to run for minutes, far above any filter that
+-- float64 coefficients still describe
+local MAX_ORDER, MAX_BESSEL_ORDER = 200, 50
+Z.MAX_ORDER, Z.MAX_BESSEL_ORDER = MAX_ORDER, MAX_BESSEL_ORDER
+
+local function check_order(N, max)
   if math.type(N) ~= "integer" or N < 0 then raise("Filter order must be a nonnegative integer") end
+  max = max or MAX_ORDER
+  if N > max then raise(("Filter order N = %d is more than the %d this design computes"):format(N, max)) end
 end
 
 ---------------------------------------------------------------------------
@@ -363,7 +372,7 @@ local function falling_factorial(x, n)
 end
 
 function Z.besselap(N, norm)
-  check_order(N)
+  check_order(N, MAX_BESSEL_ORDER)
   norm = norm or "phase"
   if N == 0 then return {}, {}, 1.0 end
   local zeros = bessel_zeros(N)
@@ -516,6 +525,8 @@ end
 function Z.tf2zpk(b, a)
   b, a = Z.normalize(b, a)
   if type(b[1]) == "table" and getmetatable(b[1]) == nil then raise("tf2zpk: b must be 1-D") end
+  -- (SciPy's IndexError: the gain is b[1])
+  if #b == 0 then raise("b must have at least one coefficient") end
   local a0 = a[1]
   b = map(b, function(v) return cx.div(v, a0) end)
   a = map(a, function(v) return cx.div(v, a0) end)
@@ -735,6 +746,8 @@ end
 
 function Z.lp2lp(b, a, wo)
   local d, n = #a, #b
+  -- (SciPy's IndexError: its powers of wo run as far as a is long)
+  if d == 0 then raise("Denominator must have at least on nonzero element.") end
   local M = math.max(d, n)
   local pwo = {}
   for i = 1, M do pwo[i] = wo ^ (M - i) end
