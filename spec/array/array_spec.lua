@@ -2,6 +2,7 @@
 -- creation routines, fields, tostring. GPU only.
 local helper = require "helper"
 local R = require "ndref"
+local BF = require "spec.bf16.bfref"
 local ga = helper.ga
 local gpu_it = helper.gpu_it
 
@@ -23,6 +24,7 @@ local function random_value(dt)
   end
   local v = (math.random() - 0.5) * 10 ^ math.random(-3, 4)
   if dt == "float16" then return helper.to_half(v) end
+  if dt == "bfloat16" then return BF.round(v) end
   if dt == "float32" then return helper.to_f32(v) end
   if dt == "float64" then return v end
   local w = (math.random() - 0.5) * 100

@@ -3,6 +3,7 @@
 local helper = require "helper"
 local ga = helper.ga
 local gpu_it = helper.gpu_it
+local BF = require "spec.bf16.bfref"
 
 local NAMES = ga.dtype_names()
 local BITS = { int8 = 8, int16 = 16, int32 = 32, int64 = 64, uint8 = 8, uint16 = 16, uint32 = 32, uint64 = 64 }
@@ -29,6 +30,8 @@ end
 
 local function round_to(v, to)
   if to == "float16" then return helper.to_half(v) end
+  -- bfloat16: one rounding of the value, integers exactly (API.md §17)
+  if to == "bfloat16" then return math.type(v) == "integer" and BF.round_int(v) or BF.round(v) end
   if to == "float32" or to == "complex64" then return helper.to_f32(v) end
   return v + 0.0
 end

@@ -164,6 +164,26 @@ describe("lazy evaluation (CPU)", function()
     end)
   end)
 
+  it("keeps a 20-operation chain with 20 distinct scalars over one array as one expression", function()
+    with_lazy(true, function()
+      T.lazy_dry(true)
+      local a = fake({ 4 })
+      local b0 = T.lazy_stats().bounds
+      local y = a
+      for i = 1, 10 do y = y * (1 + i / 1000) + i end
+      assert.are.equal(b0, T.lazy_stats().bounds, "no bound was met")
+      local info = T.lazy_info(y)
+      assert.are.equal(20, info.nodes)
+      assert.are.equal(1, info.leaves)
+      assert.are.equal(20, info.scalars)
+      -- 29 scalars fit with one array; the 30th starts a new expression
+      for i = 1, 9 do y = y + i / 7 end
+      assert.are.equal(b0, T.lazy_stats().bounds)
+      y = y - 0.25
+      assert(T.lazy_stats().bounds > b0, "the 30th parameter met the bound")
+    end)
+  end)
+
   it("a write into memory a pending chain reads computes the chain first", function()
     with_lazy(true, function()
       T.lazy_dry(true)

@@ -37,7 +37,8 @@
 #define LZ_MAXARGS 4        /* a node's operands: ufuncs take up to 4 inputs */
 #define LZ_MAXNODES 48      /* operations in one expression */
 #define LZ_MAXLEAVES 12     /* arrays it reads */
-#define LZ_MAXSCALARS 18    /* scalar parameters (leaves + scalars + the output <= 31) */
+#define LZ_MAXPARAMS 30     /* leaves + scalars: with the output, the kernel's <= 31 parameters */
+#define LZ_MAXSCALARS (LZ_MAXPARAMS - 1)   /* an expression reads at least one array */
 
 enum { LZ_LEAF, LZ_UFUNC, LZ_CAST, LZ_WHERE, LZ_CLIP };
 

@@ -139,7 +139,9 @@ int ga_lz_node_seal(ga_lznode *n) {
     n->nscalars += a->nscalars;
     add_leaves(n, a, &over);
   }
-  return !over && n->nnodes <= LZ_MAXNODES && n->nscalars <= LZ_MAXSCALARS;
+  /* leaves and scalars share the kernel's parameters: a chain of one array
+  ** and 20 scalar operands (y = y * a + i, ten times) is one expression */
+  return !over && n->nnodes <= LZ_MAXNODES && n->nscalars + n->nleaves <= LZ_MAXPARAMS;
 }
 
 /* ===================================================================== */

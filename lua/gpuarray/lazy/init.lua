@@ -31,7 +31,9 @@ return the arguments. Arrays that are not pending and other values
 (tables included: no options) pass through unchanged.
 ]], ga.eval)
 
-  api.declare([[
+  -- bound like every method (the binder checks its arguments; the C method
+  -- under it takes only self)
+  api.def(ga.methods, [[
 ndarray:eval() -> ndarray
 Compute the array if it is pending (lazy evaluation), and land writes
 recorded into its memory; returns the array. Does not synchronize.
