@@ -49,6 +49,13 @@ describe("functional on the GPU", function()
         assert.equal(want, s:totable()[i][k])
       end
     end
+    -- a 1-D arr and a number result: a 0-d array
+    local v = ga.array({ 11, 20, 24 }, "uint8")
+    local m0 = ga.apply_along_axis(function(w) return w:max() end, 1, v)
+    assert.same({}, m0.shape)
+    assert.equal("uint8", m0.dtype)
+    assert.equal(24, m0:item())
+    assert.same({}, ga.ones(1):reshape({}).shape)
     -- an array result: its axes take the axis's place; extra arguments pass through
     local r = ga.apply_along_axis(function(v, a, b) return ga.stack({ v:min() * a, v:max() + b }) end, -1, x, 2, 100)
     assert.same({ 3, 4, 2 }, r.shape)

@@ -41,7 +41,7 @@ describe("lazy evaluation's memory", function()
         e = string.unpack("f", string.pack("f", e * string.unpack("f", string.pack("f", 1.0001))))
         e = string.unpack("f", string.pack("f", e + i))
       end
-      assert.are.equal(e, y[{ n }]:item(), "the last element")
+      assert.are.equal(e, y[{ n }], "the last element")
     end)
     ga.set_lazy(prev)
     if not ok then error(err, 0) end

@@ -119,6 +119,9 @@ describe("lazy evaluation (CPU)", function()
         ga.clip(a - b, -1, 1) // 2,
         ga.hypot(a, b) + ga.arctan2(b, a),
         (~b) ~ (b & 7),
+        -- loop bodies that name their typedefs (out0_type: complex outputs)
+        ga.scipy.special.lambertw(a) * 2,
+        ga.scipy.special.sph_harm_y(2, 1, a, a * 0.5) + 1,
       }
       for i, e in ipairs(exprs) do
         local src = ga.get_lazy_source(e)

@@ -144,7 +144,8 @@ return function(Program, H)
       local s = copy(a.shape)
       s[ax] = total
       local list = "{" .. table.concat(counts, ", ") .. "}"
-      local lrep = random() < 0.5 and list or ("ga.array(%s)"):format(list)
+      -- NumPy's list of counts is intp even when empty: the array says int64
+      local lrep = random() < 0.5 and list or ("ga.array(%s, \"int64\")"):format(list)
       return self:var(s, a.kind, ("ga.repeat_(%s, %s, %d)"):format(a.name, lrep, la),
                       ("np.repeat(%s, [%s], axis=%d)"):format(a.name, table.concat(counts, ", "), pa))
     end

@@ -82,7 +82,9 @@ end
 --- gpuarray's results of program p in this state (ga: the module)
 function sides.gpuarray(ga, p)
   local out = {}
-  local chunk, err = load(p.lua, "=program" .. p.id)
+  -- the chunk is named by its own text (Lua's default for a string), so that
+  -- ga.vectorize's jit can read a function's source back from it
+  local chunk, err = load(p.lua)
   if not chunk then return { { error = "load: " .. err } } end
   local ok, e = pcall(function()
     chunk()(ga, function(name, v) out[#out + 1] = compare.lua_entry(name, v) end)

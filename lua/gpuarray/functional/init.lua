@@ -94,7 +94,9 @@ axis's place: arr.shape[..axis-1] .. result.shape .. arr.shape[axis+1..].
     local full = {}
     for _, n in ipairs(outer) do full[#full + 1] = n end
     for _, n in ipairs(rshape) do full[#full + 1] = n end
-    local buff = ga.stack(results):reshape(full)
+    -- ga.reshape: its shape parameter takes `{}` (a 1-D arr and a 0-d
+    -- result give a 0-d array, as NumPy's)
+    local buff = ga.reshape(ga.stack(results), full)
     return ga.ascontiguousarray(buff:transpose(trailing_to(buff.ndim, #rshape, d)))
   end)
 

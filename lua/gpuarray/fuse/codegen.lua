@@ -87,13 +87,18 @@ function Gen:emit_node(n)
     local parts = {}
     for k, a in ipairs(n.args) do
       local t = n.intypes[k]
-      parts[#parts + 1] = ("const %s in%d = %s;"):format(CTYPE[compute_of(t)], k - 1, self:load(a, t))
+      -- inK_type / outK_type: the names an eager ufunc kernel typedefs
+      -- (ew_codegen.c), which loop bodies with complex outputs use
+      local it = CTYPE[compute_of(t)]
+      parts[#parts + 1] = ("typedef %s in%d_type; const %s in%d = %s;"):format(it, k - 1, it, k - 1,
+        self:load(a, t))
     end
     local nout, pick = n.nout or 1, n.pick or 0
     local decls = {}
     for j = 0, nout - 1 do
       local c = n.sig:sub(#n.sig - nout + 1 + j, #n.sig - nout + 1 + j)
-      decls[#decls + 1] = ("%s out%d;"):format(CTYPE[compute_of(CHARS[c])], j)
+      local ot = CTYPE[compute_of(CHARS[c])]
+      decls[#decls + 1] = ("typedef %s out%d_type; %s out%d;"):format(ot, j, ot, j)
     end
     local oc = compute_of(CHARS[n.sig:sub(#n.sig - nout + 1 + pick, #n.sig - nout + 1 + pick)])
     for _, text in ipairs(n.preamble or {}) do self:need(text) end
