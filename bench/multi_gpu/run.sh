@@ -21,8 +21,13 @@ else
 fi
 echo "started by: $start"
 ours=$($start ${LUA:-lua5.4} bench/multi_gpu/allreduce.lua "$bytes" | grep 'gpuarray allreduce')
+blocking=$(BENCH_BLOCKING=1 $start ${LUA:-lua5.4} bench/multi_gpu/allreduce.lua "$bytes" | grep 'gpuarray allreduce' || true)
 theirs=$(python3 bench/multi_gpu/torch_allreduce.py "$n" "$bytes" 2>&1 | grep 'torch allreduce')
 echo "${ours#\[rank 0\] }"
+echo "${blocking#\[rank 0\] }"
 echo "$theirs"
 a=$(echo "$ours" | sed 's/.*busbw=//'); b=$(echo "$theirs" | sed 's/.*busbw=//')
 echo "allreduce_busbw_ratio $(echo "$a $b" | awk '{printf "%.3f", $1 / $2}') (gpuarray / torch.distributed)"
+c=$(echo "$blocking" | sed 's/.*busbw=//; s/ .*//')
+[ -n "$blocking" ] && echo "allreduce_busbw_ratio_blocking_init $(echo "$c $b" | awk '{printf "%.3f", $1 / $2}')"
+exit 0

@@ -522,7 +522,12 @@ static int l_split(lua_State *L) {
     ga_error(L, "%s: the communicator is on device %d, the current device is %d", fname, c->device, ctx->device);
   comm *n = (comm *)ga_object_new(L, &comm_type, sizeof *n, 0);
   ga_nccl_comm made = NULL;
-  int status = settle(nc, c->comm, nc->comm_split(c->comm, (int)color, (int)key, &made, NULL));
+  /* ncclCommSplit on a non-blocking parent answers ncclSuccess while the
+  ** split still runs in NCCL's background thread, and sets made only when
+  ** it completes (NCCL 2.28's init.cc): wait on the parent, whose state is
+  ** ncclInProgress until then (a blocking parent answers at once) */
+  int status = nc->comm_split(c->comm, (int)color, (int)key, &made, NULL);
+  if (status == 0 || status == GA_NCCL_IN_PROGRESS) status = settle(nc, c->comm, GA_NCCL_IN_PROGRESS);
   if (status == 0 && made) status = settle(nc, made, GA_NCCL_IN_PROGRESS);
   ga_nccl_check(L, status, c->comm, fname, "ncclCommSplit");
   if (!made) {
