@@ -50,8 +50,8 @@ describe("functional on the GPU", function()
       end
     end
     -- a 1-D arr and a number result: a 0-d array
-    local v = ga.array({ 11, 20, 24 }, "uint8")
-    local m0 = ga.apply_along_axis(function(w) return w:max() end, 1, v)
+    local u8 = ga.array({ 11, 20, 24 }, "uint8")
+    local m0 = ga.apply_along_axis(function(w) return w:max() end, 1, u8)
     assert.same({}, m0.shape)
     assert.equal("uint8", m0.dtype)
     assert.equal(24, m0:item())
