@@ -78,12 +78,15 @@ return function(ga, L)
 
   local ORDER = { NATURAL = false, MMD_ATA = "symamd", MMD_AT_PLUS_A = "symamd", COLAMD = "metis" }
 
-  -- the fill-reducing permutation of S's symmetrised pattern, or nil
-  local function ordering(S, spec)
+  -- the fill-reducing permutation of S's symmetrised pattern, or nil;
+  -- herm: whether S is Hermitian, when the caller knows (a transpose and
+  -- a read back less)
+  local function ordering(S, spec, herm)
     local method = ORDER[spec or "COLAMD"]
     if not method or S.shape[1] < 3 then return nil end
     local pattern = S
-    if not hermitian(S) then pattern = (S + S:transpose()):tocsr() end
+    if herm == nil then herm = hermitian(S) end
+    if not herm then pattern = (S + S:transpose()):tocsr() end
     return core.sparse.reorder(S.shape[1], pattern._indptr, pattern._indices, method)
   end
 
@@ -148,9 +151,10 @@ accepted for SciPy's signature.
     local dt = K.float_dtype(S0.dtype, b.dtype)
     local wdt = WIDE[dt]
     local S = S0.dtype ~= wdt and S0:astype(wdt) or S0
-    local chol = hermitian(S) and positive_diagonal(S)
+    local herm = hermitian(S)
+    local chol = herm and positive_diagonal(S)
     local F = { n = n, chol = chol, B = S, eps = K.EPS[K.REAL[dt]] }
-    local p = ordering(S, permc_spec)
+    local p = ordering(S, permc_spec, herm)
     if p then F.B, F.pinv = permuted(S, p); F.p = p end
     local cols = vec and 1 or b.shape[2]
     local xs, singular = {}, false
