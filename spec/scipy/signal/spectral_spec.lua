@@ -98,6 +98,31 @@ describe("scipy.signal spectral analysis", function()
     C.close(REF.x, back[{ { 1, #REF.x } }]:totable(), 1e-12, "stft / istft round trip")
   end)
 
+  -- the segment times are made on the device (seg_times: welch of 2^24
+  -- samples spent most of its time building them as a host list): SciPy's
+  -- values to the last bit, with fs 3 (a division that rounds), with and
+  -- without the boundary's shift
+  helper.gpu_it("spectrogram and stft times: SciPy's to the last bit (fs 3, boundary or not)", function()
+    local x = ga.zeros(300)
+    local want_sg = { 2.6666666666666665, 6.666666666666667, 10.666666666666666, 14.666666666666666,
+      18.666666666666668, 22.666666666666668, 26.666666666666668, 30.666666666666668, 34.666666666666664,
+      38.666666666666664, 42.666666666666664, 46.666666666666664, 50.666666666666664, 54.666666666666664,
+      58.666666666666664, 62.666666666666664, 66.66666666666667, 70.66666666666667, 74.66666666666667,
+      78.66666666666667, 82.66666666666667, 86.66666666666667, 90.66666666666667, 94.66666666666667 }
+    local _, t = signal.spectrogram(x, 3.0, { nperseg = 16, noverlap = 4 })
+    assert.are.equal("float64", t.dtype)
+    assert.are.same({ #want_sg }, t.shape)
+    C.close(want_sg, t:totable(), 0, "spectrogram times (fs 3, nperseg 16, noverlap 4)")
+    local want_st = { 0.0, 3.6666666666666665, 7.333333333333334, 11.0, 14.666666666666666, 18.333333333333332,
+      22.0, 25.666666666666664, 29.333333333333332, 33.0, 36.66666666666667, 40.333333333333336, 44.0,
+      47.66666666666667, 51.333333333333336, 55.0, 58.66666666666667, 62.333333333333336, 66.0, 69.66666666666666,
+      73.33333333333333, 77.0, 80.66666666666666, 84.33333333333333, 88.0, 91.66666666666666, 95.33333333333333,
+      99.0, 102.66666666666666 }
+    local _, ts = signal.stft(x, 3.0, { nperseg = 16, noverlap = 5 })
+    assert.are.same({ #want_st }, ts.shape)
+    C.close(want_st, ts:totable(), 0, "stft times (fs 3, nperseg 16, noverlap 5, boundary zeros)")
+  end)
+
   helper.gpu_it("lombscargle, vectorstrength", function()
     local L = REF.lombscargle
     C.close(L.r, signal.lombscargle(ga.array(L.x), ga.array(L.y), ga.array(L.f)):totable(), 1e-10, "lombscargle")

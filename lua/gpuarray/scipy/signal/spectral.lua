@@ -266,15 +266,22 @@ template <> __device__ __forceinline__ double ga_abs2<complex128>(const complex1
       local y2 = ga.ascontiguousarray(yl):reshape({ rows, total })
       Y = fftf((segments(y2, win, nperseg, noverlap, nfft, detrend, fname)))
     end
-    local times = {}
-    for k = 0, nseg - 1 do
-      times[k + 1] = (nperseg / 2 + k * nstep) / fs
-      if boundary ~= nil then times[k + 1] = times[k + 1] - (nperseg / 2) / fs end
-    end
     return {
-      freqs = freqs, times = U.up(times, "float64"), X = X, Y = Y, scale = scale, onesided = onesided,
-      nfft = nfft, outer = outer, ax = ax, nd = x.ndim, nseg = nseg, outdt = outdt, same = same,
+      freqs = freqs, X = X, Y = Y, scale = scale, onesided = onesided, nfft = nfft, outer = outer, ax = ax,
+      nd = x.ndim, nseg = nseg, outdt = outdt, same = same, fs = fs, nperseg = nperseg, nstep = nstep,
+      boundary = boundary,
     }
+  end
+
+  --- the segments' centre times, SciPy's (nperseg/2 + k nstep) / fs, less
+  -- (nperseg/2) / fs with a boundary extension: on the device, and only
+  -- for spectrogram and stft, which return them (a host list of nseg
+  -- numbers was most of welch_f32_2^24's time: 131071 segments). The same
+  -- float64 operations in the same order: the same bits.
+  local function seg_times(h)
+    local t = (ga.arange(0, h.nseg, 1, "float64") * h.nstep + h.nperseg / 2) / h.fs
+    if h.boundary ~= nil then t = t - (h.nperseg / 2) / h.fs end
+    return t
   end
 
   -- the doubling of a one-sided spectrum (not the DC bin, nor Nyquist's
@@ -467,7 +474,7 @@ A spectrogram: frequencies, segment times and the spectrum of each segment
         if mode == "phase" then r = S.unwrap_axis(r, 3) end
       end
     end
-    return h.freqs, h.times, place_segments(h, r)
+    return h.freqs, seg_times(h), place_segments(h, r)
   end)
 
   --- numpy.unwrap along axis (1-based) of an ndarray (phases in radians)
@@ -505,7 +512,7 @@ segments (padded). boundary false: no extension (SciPy's None).
     local h = helper(x, nil, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, sc, axis, "stft",
                      boundary, padded, fname)
     local r = U.cast(h.X, h.outdt) * h.scale
-    return h.freqs, h.times, place_segments(h, r)
+    return h.freqs, seg_times(h), place_segments(h, r)
   end)
 
   local OLA_SRC = [[

@@ -11,7 +11,8 @@
 -- permutation computed on the host (cuSOLVER's METIS nested dissection by
 -- default; permc_spec "NATURAL" keeps the order, "MMD_AT_PLUS_A" and
 -- "MMD_ATA" take minimum degree): on a 2-D grid it cuts the factor's fill
--- from the band's n * sqrt(n) to about n log n.
+-- from the band's n * sqrt(n) to about n log n. Single precision systems
+-- are factorised in double (WIDE below says why).
 --
 -- splu is cuSOLVER's sparse LU with partial pivoting, on the host (CuPy
 -- calls SciPy's SuperLU on the host too); its solve runs there as well
@@ -77,27 +78,41 @@ return function(ga, L)
 
   local ORDER = { NATURAL = false, MMD_ATA = "symamd", MMD_AT_PLUS_A = "symamd", COLAMD = "metis" }
 
-  -- the fill-reducing permutation of S's symmetrised pattern, or nil
-  local function ordering(S, spec)
+  -- the fill-reducing permutation of S's symmetrised pattern, or nil;
+  -- herm: whether S is Hermitian, when the caller knows (a transpose and
+  -- a read back less)
+  local function ordering(S, spec, herm)
     local method = ORDER[spec or "COLAMD"]
     if not method or S.shape[1] < 3 then return nil end
     local pattern = S
-    if not hermitian(S) then pattern = (S + S:transpose()):tocsr() end
+    if herm == nil then herm = hermitian(S) end
+    if not herm then pattern = (S + S:transpose()):tocsr() end
     return core.sparse.reorder(S.shape[1], pattern._indptr, pattern._indices, method)
   end
 
   -- the singularity threshold of both factorisations: a diagonal entry of
-  -- R (or L) at most n eps max|A| (A singular to working precision). With
-  -- 0 only an exact zero counts, and Householder QR rarely leaves one:
-  -- [[1, 2], [2, 4]] gets R(2,2) = 4.4e-16 and x ~ 1e16 where SciPy's LU
-  -- finds the exact zero pivot and warns. One read back.
+  -- R (or L) at most n eps max|A| (A singular to working precision: eps of
+  -- the caller's dtype, F.eps, not of the float64 a float32 system is
+  -- factorised in). With 0 only an exact zero counts, and Householder QR
+  -- rarely leaves one: [[1, 2], [2, 4]] gets R(2,2) = 4.4e-16 and x ~ 1e16
+  -- where SciPy's LU finds the exact zero pivot and warns. One read back.
   local function sing_tol(F)
     if not F.tol then
       local amax = F.B.data.size > 0 and K.number(ga.max(ga.abs(F.B.data))) or 0
-      F.tol = F.n * K.EPS[K.REAL[F.B.dtype]] * amax
+      F.tol = F.n * F.eps * amax
     end
     return F.tol
   end
+
+  -- single precision systems are factorised in double: a float32
+  -- factorisation's error grows with the condition number (the 5-point
+  -- Laplacian on 256^2, cond ~ 3e4, left ||Ax - b|| / ||b|| ~ 1e-3), while
+  -- x solved in float64 and rounded to float32 has the residual of that
+  -- rounding alone (3.6e-4 there, what the exact solution rounded to
+  -- float32 has; SciPy's float32 SuperLU gives 9e-4). The sparse factor
+  -- is made once either way; its float64 arithmetic costs little beside
+  -- the symbolic work
+  local WIDE = { float32 = "float64", complex64 = "complex128", float64 = "float64", complex128 = "complex128" }
 
   -- solve S x = b for one column b (contiguous, S's dtype); returns x and
   -- whether it is singular
@@ -120,7 +135,8 @@ Solve A x = b for square sparse A and b (n,) or (n, k): cuSOLVER's sparse Choles
 with a positive diagonal (and positive definite), its sparse QR otherwise, after a fill-reducing
 ordering (METIS nested dissection by default; permc_spec "NATURAL" keeps A's order, the MMD ones take
 minimum degree). A singular A warns (Lua's warn) and gives NaN, as SciPy does for an exactly singular
-one; a diagonal entry of the factor at most n eps max|A| counts as zero. use_umfpack is
+one; a diagonal entry of the factor at most n eps max|A| counts as zero. float32 and complex64
+systems are factorised in double precision and the solution rounded to theirs. use_umfpack is
 accepted for SciPy's signature.
 ]], function(A, b, permc_spec, _)
     local fname = "scipy.sparse.linalg.spsolve"
@@ -133,17 +149,19 @@ accepted for SciPy's signature.
       fail(("%s: b of shape %s does not match A of shape {%d,%d}"):format(fname, shape_str(b.shape), n, n))
     end
     local dt = K.float_dtype(S0.dtype, b.dtype)
-    local S = S0.dtype ~= dt and S0:astype(dt) or S0
-    local chol = hermitian(S) and positive_diagonal(S)
-    local F = { n = n, chol = chol, B = S }
-    local p = ordering(S, permc_spec)
+    local wdt = WIDE[dt]
+    local S = S0.dtype ~= wdt and S0:astype(wdt) or S0
+    local herm = hermitian(S)
+    local chol = herm and positive_diagonal(S)
+    local F = { n = n, chol = chol, B = S, eps = K.EPS[K.REAL[dt]] }
+    local p = ordering(S, permc_spec, herm)
     if p then F.B, F.pinv = permuted(S, p); F.p = p end
     local cols = vec and 1 or b.shape[2]
     local xs, singular = {}, false
     for j = 1, cols do
       local bj = vec and b or b[{ {}, j }]
-      local x, sing = solve_one(F, ga.ascontiguousarray(bj:astype(dt)))
-      xs[j] = x
+      local x, sing = solve_one(F, ga.ascontiguousarray(bj:astype(wdt)))
+      xs[j] = x.dtype ~= dt and x:astype(dt) or x
       singular = singular or sing
     end
     local x = vec and xs[1] or (cols > 0 and ga.stack(xs, 2) or ga.empty({ n, 0 }, dt))
