@@ -465,11 +465,15 @@ return function(ga)
   local function outer(u, A, B, out, dtype)
     local fname = "ufunc.outer"   -- the bound method names the ufunc
     if u.nin ~= 2 then fail(fname .. ": outer product only supported for binary functions") end
-    A, B = ga.asarray(A), ga.asarray(B)
+    -- arrays as they are (no binder call: a timed call's window holds
+    -- the host time before the launch)
+    if not is_array(A) then A = ga.asarray(A) end
+    if not is_array(B) then B = ga.asarray(B) end
     local shape = A.shape
     for _ = 1, B.ndim do shape[#shape + 1] = 1 end
     local Ar = #shape > 0 and A:reshape(shape) or A
     if dtype ~= nil then return u(Ar, B, out, { dtype = dtype }) end
+    if out == nil then return u(Ar, B) end
     return u(Ar, B, out)
   end
   M.outer = outer
