@@ -204,8 +204,18 @@ describe("pad without a device", function()
     for _, mode in ipairs { "edge", "reflect", "symmetric", "wrap" } do
       for _, c in ipairs { { 1, 3 }, { 2, 0 }, { 4, 1 }, { 8, 2 } } do
         local name, src = pad_rows.source(mode, c[1], c[2])
-        local ok, err = pcall(ga.RawKernel, src, name)
-        assert(ok, ("%s size %d outer %d: %s"):format(mode, c[1], c[2], tostring(err)))
+        local ok, k = pcall(ga.RawKernel, src, name)
+        assert(ok, ("%s size %d outer %d: %s"):format(mode, c[1], c[2], tostring(k)))
+        -- x, y, then the plan's scalars, typed from the source (Lua integers convert)
+        local shape, strides, widths = {}, {}, {}
+        for d = 1, c[2] + 1 do
+          shape[d], widths[d] = d == c[2] + 1 and 600 or 3, { 1, 2 }
+        end
+        for d = c[2] + 1, 1, -1 do strides[d] = d == c[2] + 1 and c[1] or strides[d + 1] * shape[d + 1] end
+        local plan = pad_rows.plan(shape, strides, c[1], widths, mode)
+        assert.are.equal(2 + #plan.args, #k.params, name)
+        assert.are.equal("pointer", k.params[1].kind)
+        for i = 3, #k.params do assert.are.equal("scalar", k.params[i].kind, name .. " " .. k.params[i].name) end
       end
     end
   end)

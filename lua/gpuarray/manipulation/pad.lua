@@ -402,6 +402,7 @@ constant is a typed scalar (a {re, im} list is {before, after}).
         end
         local out = ga.empty(ms, x.dtype)
         if not pad_rows.run(ga, xm, mw, mode, out) then gather.run(ga, xm, mw, mode, values, out) end
+        if rawequal(xm, x) then return out end   -- nothing merged: out has the result's shape
         return out:reshape(oshape)
       end
     end

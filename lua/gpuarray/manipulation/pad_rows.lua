@@ -139,17 +139,22 @@ function rows.plan(shape, strides, itemsize, widths, mode)
            block = threads }
 end
 
+-- cache[mode][size * 8 + nouter]: no key string built per call
 local cache = {}
 
 --- The RawKernel for a mode, an element size and a number of outer axes
 -- (built once per Lua state)
 function rows.kernel(ga, mode, size, nouter)
-  local key = ("%s|%d|%d"):format(mode, size, nouter)
-  local k = cache[key]
+  local by_mode = cache[mode]
+  if not by_mode then
+    by_mode = {}
+    cache[mode] = by_mode
+  end
+  local k = by_mode[size * 8 + nouter]
   if not k then
     local name, src = rows.source(mode, size, nouter)
     k = ga.RawKernel(src, name)
-    cache[key] = k
+    by_mode[size * 8 + nouter] = k
   end
   return k
 end
