@@ -400,6 +400,23 @@ describe("pad on the device", function()
         check(mode, A, dtype, widths, {}, ga.pad(x, widths, mode), 0, what)
       end
     end
+    -- unpadded inner axes merge into one long row (b = 0 in the kernel);
+    -- merge returns the view's own shape and strides
+    do
+      local A = R.build({ 5, 4, 300 }, gen("float32"))
+      local x = R.to_gpu(A, "float32")
+      for _, w in ipairs { { { 2, 3 }, { 0, 0 }, { 0, 0 } }, { { 1, 1 }, { 2, 1 }, { 0, 0 } } } do
+        local xm, mw, _, mshape, mstrides = gather.merge(x, w)
+        assert.are.same(xm.shape, mshape)
+        assert.are.same(xm.strides, mstrides)
+        assert(pad_rows.plan(mshape, mstrides, 4, mw, "reflect"), "merged rows: the row kernel should take it")
+        check("reflect", A, "float32", w, {}, ga.pad(x, w, "reflect"), 0, "merged rows")
+      end
+      local xt = x:transpose({ 2, 1, 3 })        -- not mergeable: strides out of order
+      local _, _, _, tshape, tstrides = gather.merge(xt, { { 1, 1 }, { 0, 0 }, { 0, 0 } })
+      assert.are.same(xt.shape, tshape)
+      assert.are.same(xt.strides, tstrides)
+    end
     -- rows that start off a 16-byte boundary (a column slice) and rows a
     -- step apart (a row slice), float32 and float64
     for _, dtype in ipairs { "float32", "float64" } do

@@ -391,17 +391,19 @@ constant is a typed scalar (a {re, im} list is {before, after}).
     end
     if args.prod(oshape) == 0 then return ga.empty(oshape, x.dtype) end
     if gather_ok(x, widths, mode, o.odd) then
-      local xm, mw, first = gather.merge(x, widths)
-      if xm.ndim <= gather.max_axes(mode) then
+      local xm, mw, first, mshape, mstrides = gather.merge(x, widths)
+      if #mshape <= gather.max_axes(mode) then
         local ms = {}
-        for d = 1, xm.ndim do ms[d] = xm.shape[d] + mw[d][1] + mw[d][2] end
+        for d = 1, #mshape do ms[d] = mshape[d] + mw[d][1] + mw[d][2] end
         local values
         if mode == "constant" then
           values = {}
-          for m = 1, xm.ndim do values[m] = o.values[first[m]] end
+          for m = 1, #mshape do values[m] = o.values[first[m]] end
         end
         local out = ga.empty(ms, x.dtype)
-        if not pad_rows.run(ga, xm, mw, mode, out) then gather.run(ga, xm, mw, mode, values, out) end
+        if not pad_rows.run(ga, xm, mw, mode, out, mshape, mstrides) then
+          gather.run(ga, xm, mw, mode, values, out)
+        end
         if rawequal(xm, x) then return out end   -- nothing merged: out has the result's shape
         return out:reshape(oshape)
       end

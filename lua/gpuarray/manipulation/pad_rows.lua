@@ -161,9 +161,10 @@ end
 
 --- out = pad(x) through the row kernel when it takes the layout (x the
 -- merged input, widths its per-axis pairs, out the C-contiguous result of
--- the merged shape); false when it does not (nothing was done)
-function rows.run(ga, x, widths, mode, out)
-  local p = rows.plan(x.shape, x.strides, x.itemsize, widths, mode)
+-- the merged shape; shape and strides: x's, when the caller has them);
+-- false when it does not (nothing was done)
+function rows.run(ga, x, widths, mode, out, shape, strides)
+  local p = rows.plan(shape or x.shape, strides or x.strides, x.itemsize, widths, mode)
   if not p then return false end
   local a = { x, out }
   for _, v in ipairs(p.args) do a[#a + 1] = v end
