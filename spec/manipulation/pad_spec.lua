@@ -11,6 +11,7 @@ local R = require "ndref"
 local P = require "spec.manipulation.padref"
 local internal = require "gpuarray.internal"
 local gather = require "gpuarray.manipulation.pad_gather"
+local pad_rows = require "gpuarray.manipulation.pad_rows"
 
 -- the closed forms of pad_gather.lua, in Lua (0-based t, n elements)
 local CLOSED = {
@@ -29,7 +30,59 @@ local CLOSED = {
     return t
   end,
   wrap = function(t, n) return t % n end,
+  edge = function(t, n) return t < 0 and 0 or (t >= n and n - 1 or t) end,
 }
+
+-- pad_rows.lua's kernel, thread by thread in Lua: which source element
+-- (its offset from x's element 0, in elements) each output element reads.
+-- estrides: the input's strides in elements; xbase, ybase: the element
+-- addresses of x's element 0 and y's (their 16-byte alignment decides
+-- which vectors load whole). Raises where an element is written twice.
+local function emulate_rows(shape, estrides, size, widths, mode, xbase, ybase)
+  local bstrides = {}
+  for d, st in ipairs(estrides) do bstrides[d] = st * size end
+  local p = pad_rows.plan(shape, bstrides, size, widths, mode)
+  if not p then return nil end
+  local f = CLOSED[mode]
+  local V = 16 // size
+  local tiles, per_row, W, n, b = table.unpack(p.args, 1, 5)
+  local span = pad_rows.U * p.block
+  local out = {}
+  for tile = 0, tiles - 1 do
+    local r = tile // per_row
+    local seg = tile - r * per_row
+    local q, src = r, 0
+    for d = p.nouter - 1, 0, -1 do
+      local nd, bd, od, sd = table.unpack(p.args, 6 + 4 * d, 9 + 4 * d)
+      local c = q
+      if d > 0 then c, q = q % od, q // od end
+      src = src + f(c - bd, nd) * sd
+    end
+    local yr = ybase + r * W
+    local h = math.min(W, ((16 - (yr * size) % 16) % 16) // size)
+    local nv = (W - h) // V
+    local function put(c, from)
+      local i = r * W + c
+      assert(out[i] == nil, ("output %d written twice"):format(i))
+      out[i] = from
+    end
+    if seg == 0 then
+      for c = 0, h - 1 do put(c, src + f(c - b, n)) end
+      for c = h + nv * V, W - 1 do put(c, src + f(c - b, n)) end
+    end
+    for t = 0, p.block - 1 do
+      for u = 0, pad_rows.U - 1 do
+        local k = seg * span + t + u * p.block
+        if k < nv then
+          local t0 = h + k * V - b
+          local whole = t0 >= 0 and t0 <= n - V and ((xbase + src + t0) * size) % 16 == 0
+          for j = 0, V - 1 do put(h + k * V + j, src + (whole and t0 + j or f(t0 + j, n))) end
+        end
+      end
+    end
+  end
+  return out, p
+end
 
 local function line_model(n, b, a, mode)
   local A = R.build({ n }, function(mi) return mi[1] * 10 end)
@@ -96,6 +149,75 @@ describe("pad without a device", function()
     for _, dt in ipairs { "bool", "float16", "complex64" } do compile(2, "constant", dt) end
     compile(7, "constant", "float32")
     compile(15, "wrap", "float32")
+  end)
+
+  it("the row kernel's threads write every element once, with NumPy's values (a Lua model of the kernel)", function()
+    local cases = {
+      { { 6, 300 }, { 300, 1 }, 4, { { 2, 3 }, { 32, 32 } }, 0, 0 },
+      { { 6, 300 }, { 301, 1 }, 4, { { 5, 0 }, { 7, 9 } }, 1, 0 },        -- rows of odd starts
+      { { 3, 4, 300 }, { 1500, 310, 1 }, 2, { { 1, 2 }, { 3, 0 }, { 5, 7 } }, 3, 0 },
+      { { 5000 }, { 1 }, 8, { { 3, 4 } }, 1, 0 },                        -- a row in several tiles
+      { { 2, 3, 2, 130 }, { -900, 300, 140, 1 }, 4, { { 1, 1 }, { 2, 1 }, { 1, 0 }, { 9, 4 } }, 1801, 2 },
+      { { 4, 700 }, { 0, 1 }, 1, { { 2, 2 }, { 0, 0 } }, 5, 0 },          -- a broadcast row, no pad in it
+    }
+    for ci, c in ipairs(cases) do
+      local shape, estrides, size, widths, xbase, ybase = table.unpack(c)
+      local A = R.build(shape, function(mi)
+        local off = 0
+        for d = 1, #shape do off = off + (mi[d] - 1) * estrides[d] end
+        return off
+      end)
+      for _, mode in ipairs { "edge", "reflect", "symmetric", "wrap" } do
+        local what = ("case %d %s"):format(ci, mode)
+        local got, p = emulate_rows(shape, estrides, size, widths, mode, xbase, ybase)
+        assert(got, what .. ": the row kernel should take it")
+        local want = P.pad(A, widths, mode, {}, "int64")
+        assert.are.equal(#want.data, p.args[1] // p.args[2] * p.args[3], what)
+        for i = 1, #want.data do
+          assert(got[i - 1] == want.data[i], ("%s: output %d reads %s, NumPy's pad %s"):format(
+            what, i - 1, tostring(got[i - 1]), tostring(want.data[i])))
+        end
+      end
+    end
+  end)
+
+  it("the row kernel's plans: the bench's layout, and what it leaves to the gather kernel", function()
+    local p = pad_rows.plan({ 4096, 4096 }, { 16384, 4 }, 4, { { 32, 32 }, { 32, 32 } }, "reflect")
+    -- a tile a row (1040 vectors, 4 a thread), 4160 rows
+    assert.are.same({ 4160, 1, 4160, 4096, 32, 4096, 32, 4160, 4096 }, p.args)
+    assert.are.equal(4160, p.grid)
+    assert.are.equal(288, p.block)
+    local w2 = { { 1, 1 }, { 100, 100 } }
+    assert.is_nil(pad_rows.plan({ 4, 300 }, { 1200, 4 }, 4, w2, "constant"))
+    assert.is_nil(pad_rows.plan({ 4, 300 }, { 9600, 32 }, 16, w2, "reflect"))      -- complex128
+    assert.is_nil(pad_rows.plan({ 4, 300 }, { 4, 16 }, 4, w2, "reflect"))          -- a strided last axis
+    assert.is_nil(pad_rows.plan({ 4, 300 }, { 1200, -4 }, 4, w2, "reflect"))
+    assert.is_nil(pad_rows.plan({ 40, 20 }, { 80, 4 }, 4, { { 1, 1 }, { 2, 2 } }, "wrap"))   -- short rows
+    assert.is_nil(pad_rows.plan({ 2, 2, 2, 2, 300 }, { 4800, 2400, 1200, 600, 2 }, 2,
+      { { 1, 1 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 1, 1 } }, "edge"))                 -- 4 outer axes
+    local long = pad_rows.plan({ 1 << 20 }, { 4 }, 4, { { 5, 5 } }, "wrap")
+    assert.is_true(long.args[2] > 1, "a long row spans several tiles")
+    assert.are.equal(512, long.block)
+  end)
+
+  it("compiles the row kernels with NVRTC (modes, element sizes, outer axes)", function()
+    for _, mode in ipairs { "edge", "reflect", "symmetric", "wrap" } do
+      for _, c in ipairs { { 1, 3 }, { 2, 0 }, { 4, 1 }, { 8, 2 } } do
+        local name, src = pad_rows.source(mode, c[1], c[2])
+        local ok, k = pcall(ga.RawKernel, src, name)
+        assert(ok, ("%s size %d outer %d: %s"):format(mode, c[1], c[2], tostring(k)))
+        -- x, y, then the plan's scalars, typed from the source (Lua integers convert)
+        local shape, strides, widths = {}, {}, {}
+        for d = 1, c[2] + 1 do
+          shape[d], widths[d] = d == c[2] + 1 and 600 or 3, { 1, 2 }
+        end
+        for d = c[2] + 1, 1, -1 do strides[d] = d == c[2] + 1 and c[1] or strides[d + 1] * shape[d + 1] end
+        local plan = pad_rows.plan(shape, strides, c[1], widths, mode)
+        assert.are.equal(2 + #plan.args, #k.params, name)
+        assert.are.equal("pointer", k.params[1].kind)
+        for i = 3, #k.params do assert.are.equal("scalar", k.params[i].kind, name .. " " .. k.params[i].name) end
+      end
+    end
   end)
 
   it("checks its arguments before any device work", function()
@@ -253,6 +375,67 @@ describe("pad on the device", function()
     -- a complex constant is a typed scalar
     local c = ga.pad(ga.array({ { 1, 2 } }, "complex64"), 1, "constant", { constant_values = ga.complex64(0, 1) })
     assert.are.same({ { 0, 1 }, { 1, 2 }, { 0, 1 } }, c:totable())
+  end)
+
+  gpu_it("the row kernel (long rows): element sizes 1 to 8, 1-D to 4-D, unaligned and strided rows", function()
+    local cases = {
+      { "float32", { 3, 300 } }, { "int8", { 2, 3, 530 } }, { "bool", { 2, 600 } }, { "float16", { 4, 257 } },
+      { "float64", { 3000 } }, { "uint16", { 2, 2, 2, 290 } }, { "int64", { 2, 70 } },
+    }
+    for _, c in ipairs(cases) do
+      local dtype, shape = c[1], c[2]
+      local A = R.build(shape, gen(dtype))
+      local x = R.to_gpu(A, dtype)
+      for _, mode in ipairs { "edge", "reflect", "symmetric", "wrap" } do
+        local widths = {}
+        for d = 1, #shape do
+          local m = math.min(shape[d] - 1, 40)   -- one reflection: the kernels' closed forms
+          widths[d] = { math.random(1, m), math.random(1, m) }
+        end
+        if dtype == "int64" then widths[#shape] = { 30, 31 } end   -- 131 elements: 1048 bytes
+        local ws = {}
+        for d, w in ipairs(widths) do ws[d] = w[1] .. "/" .. w[2] end
+        local what = ("%s %s %s widths %s"):format(dtype, internal.shape_str(shape), mode, table.concat(ws, " "))
+        assert(pad_rows.plan(x.shape, x.strides, x.itemsize, widths, mode), what .. ": the row kernel should take it")
+        check(mode, A, dtype, widths, {}, ga.pad(x, widths, mode), 0, what)
+      end
+    end
+    -- unpadded inner axes merge into one long row (b = 0 in the kernel);
+    -- merge returns the view's own shape and strides
+    do
+      local A = R.build({ 5, 4, 300 }, gen("float32"))
+      local x = R.to_gpu(A, "float32")
+      for _, w in ipairs { { { 2, 3 }, { 0, 0 }, { 0, 0 } }, { { 1, 1 }, { 2, 1 }, { 0, 0 } } } do
+        local xm, mw, _, mshape, mstrides = gather.merge(x, w)
+        assert.are.same(xm.shape, mshape)
+        assert.are.same(xm.strides, mstrides)
+        assert(pad_rows.plan(mshape, mstrides, 4, mw, "reflect"), "merged rows: the row kernel should take it")
+        check("reflect", A, "float32", w, {}, ga.pad(x, w, "reflect"), 0, "merged rows")
+      end
+      local xt = x:transpose({ 2, 1, 3 })        -- not mergeable: strides out of order
+      local _, _, _, tshape, tstrides = gather.merge(xt, { { 1, 1 }, { 0, 0 }, { 0, 0 } })
+      assert.are.same(xt.shape, tshape)
+      assert.are.same(xt.strides, tstrides)
+    end
+    -- rows that start off a 16-byte boundary (a column slice) and rows a
+    -- step apart (a row slice), float32 and float64
+    for _, dtype in ipairs { "float32", "float64" } do
+      local A = R.build({ 8, 301 }, gen(dtype))
+      local x = R.to_gpu(A, dtype)
+      local views = { { { 1, 8 }, { 2, 300 } }, { { 1, 8, 2 }, { 1, 301 } }, { { 8, 1, -3 }, { 3, 299 } } }
+      for _, view in ipairs(views) do
+        local xv = x[view]
+        local Av = R.index(A, view)
+        for _, mode in ipairs { "reflect", "wrap" } do
+          local widths = { { 2, 1 }, { 33, 64 } }
+          local what = ("%s view {%s; %s} %s"):format(dtype, table.concat(view[1], ","), table.concat(view[2], ","),
+                                                      mode)
+          assert(pad_rows.plan(xv.shape, xv.strides, xv.itemsize, widths, mode),
+                 what .. ": the row kernel should take it")
+          check(mode, Av, dtype, widths, {}, ga.pad(xv, widths, mode), 0, what)
+        end
+      end
+    end
   end)
 
   gpu_it("the view path gives the kernel's values (odd reflections off, long pads on)", function()

@@ -12,6 +12,11 @@ describe("statistics: moments and histograms", function()
         assert.is_not_nil(internal.nan_moment_kernels(kind, S, kind ~= "mean" and 1 or nil):compile("float32"))
       end
     end
+    -- nanmean's 32-bit count (inputs below 2^31 elements)
+    for _, S in ipairs({ "float", "double" }) do
+      assert.is_not_nil(internal.nan_moment_kernels("mean", S, nil, "int"):compile("float32"))
+      assert.is_not_nil(internal.nan_moment_kernels("mean", S, nil, "int"):compile("int16"))
+    end
     internal.correlate_kernel():compile("complex64", "complex64", "int64", "int64", "int64", "complex64")
     internal.correlate_kernel():compile("int32", "int32", "int64", "int64", "int64", "int32")
     internal.histogram_kernel(2, false):compile("float32", "float32", "float64", "int64", "int64", "float64")
@@ -59,6 +64,30 @@ describe("statistics: moments and histograms", function()
     assert.are.equal("float32", r.dtype)
     assert(math.abs(r:item() - s / c) < 1e-5, ("nanmean %g vs %g (seed %d)"):format(r:item(), s / c, helper.seed))
     assert.are.same({ 1, 1 }, ga.nanmean(ga.ones({ 3, 4 }), nil, nil, nil, true).shape)
+  end)
+
+  helper.gpu_it("nanmean's one pass (32-bit counts) over a large input, every axis and along one", function()
+    local n = (1 << 20) + 3
+    local t, s, c = {}, 0, 0
+    for i = 1, n do
+      local v = math.random() < 0.01 and nan or math.random(0, 1000) * 0.25   -- exact in float32
+      t[i] = v
+      if v == v then s, c = s + v, c + 1 end
+    end
+    local x = ga.array(t, "float32")
+    local r = ga.nanmean(x)
+    assert.are.equal("float32", r.dtype)
+    assert.are.same({}, r.shape)
+    -- the float32 sum rounds (it passes 2^24), the count may not
+    local want = s / c
+    assert(math.abs(r:item() - want) <= 1e-4 * want, ("nanmean %.9g vs %.9g (seed %d)"):format(r:item(), want,
+                                                                                       helper.seed))
+    local i16 = ga.array({ { 1, 2, 3 }, { 4, 5, 7 } }, "int16")
+    assert.are.equal(3.6666666666666665, ga.nanmean(i16):item())
+    assert.are.same({ 2.0, 16 / 3 }, ga.nanmean(i16, 2):totable())
+    assert.are.same({ { 2.5, 3.5, 5.0 } }, ga.nanmean(i16, 1, nil, nil, true):totable())
+    local allnan = ga.nanmean(ga.full(1000, nan, "float32"))
+    assert(allnan:item() ~= allnan:item(), "an all-NaN input gives NaN")
   end)
 
   helper.gpu_it("cov and corrcoef match NumPy (rowvar, bias, fweights, aweights)", function()

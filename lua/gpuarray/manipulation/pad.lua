@@ -3,7 +3,8 @@
 -- empty; per-axis widths and values.
 --
 -- Two paths. constant, edge, and the even reflect, symmetric and wrap modes
--- run as one gather kernel over the result (pad_gather.lua); the rest, and
+-- run as one gather kernel over the result (pad_gather.lua; pad_rows.lua
+-- where the result's rows are long and the input's contiguous); the rest, and
 -- the cases the kernel cannot take, run NumPy's own algorithm on views:
 -- the result is made, the input copied into its middle, then each axis in
 -- turn pads its two ends from the region already filled (so later axes
@@ -15,6 +16,7 @@ return function(ga)
   local api = require "gpuarray.api"
   local args = require "gpuarray.array.args"
   local gather = require "gpuarray.manipulation.pad_gather"
+  local pad_rows = require "gpuarray.manipulation.pad_rows"
   local fail, is_array = internal.fail, internal.is_array
   local def = api.def
 
@@ -389,17 +391,20 @@ constant is a typed scalar (a {re, im} list is {before, after}).
     end
     if args.prod(oshape) == 0 then return ga.empty(oshape, x.dtype) end
     if gather_ok(x, widths, mode, o.odd) then
-      local xm, mw, first = gather.merge(x, widths)
-      if xm.ndim <= gather.max_axes(mode) then
+      local xm, mw, first, mshape, mstrides = gather.merge(x, widths)
+      if #mshape <= gather.max_axes(mode) then
         local ms = {}
-        for d = 1, xm.ndim do ms[d] = xm.shape[d] + mw[d][1] + mw[d][2] end
+        for d = 1, #mshape do ms[d] = mshape[d] + mw[d][1] + mw[d][2] end
         local values
         if mode == "constant" then
           values = {}
-          for m = 1, xm.ndim do values[m] = o.values[first[m]] end
+          for m = 1, #mshape do values[m] = o.values[first[m]] end
         end
         local out = ga.empty(ms, x.dtype)
-        gather.run(ga, xm, mw, mode, values, out)
+        if not pad_rows.run(ga, xm, mw, mode, out, mshape, mstrides) then
+          gather.run(ga, xm, mw, mode, values, out)
+        end
+        if rawequal(xm, x) then return out end   -- nothing merged: out has the result's shape
         return out:reshape(oshape)
       end
     end

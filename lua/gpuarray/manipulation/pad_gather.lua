@@ -108,11 +108,12 @@ end
 
 --- Axes that are not padded merge with their neighbour when the input's
 -- strides allow (a reshape that is a view); returns the input view, the
--- per-axis {before, after} of the merged layout, and for each merged axis
--- the (first) axis of x it stands for. Padded axes never merge.
+-- per-axis {before, after} of the merged layout, for each merged axis
+-- the (first) axis of x it stands for, and the view's shape and strides
+-- (read once here, not again by the caller). Padded axes never merge.
 function gather.merge(x, widths)
   local shape, strides = x.shape, x.strides
-  local ms, mw, first = {}, {}, {}
+  local ms, mst, mw, first = {}, {}, {}, {}
   for d = 1, #shape do
     local w = widths[d]
     local last = #ms
@@ -120,14 +121,16 @@ function gather.merge(x, widths)
     if last > 0 and w[1] == 0 and w[2] == 0 and prev[1] == 0 and prev[2] == 0
         and strides[d - 1] == strides[d] * shape[d] then
       ms[last] = ms[last] * shape[d]
+      mst[last] = strides[d]      -- a contiguous run: its innermost stride
     else
       ms[last + 1] = shape[d]
+      mst[last + 1] = strides[d]
       mw[last + 1] = { w[1], w[2] }
       first[last + 1] = d
     end
   end
-  if #ms == #shape then return x, mw, first end
-  return x:reshape(ms), mw, first
+  if #ms == #shape then return x, mw, first, shape, strides end
+  return x:reshape(ms), mw, first, ms, mst
 end
 
 --- out = pad(x) for a gather mode; values: per axis {before, after} typed

@@ -46,6 +46,7 @@ return function(ga)
                      bitwise_and = -1, bitwise_or = 0, bitwise_xor = 0, gcd = 0, hypot = 0,
                      logaddexp = -math.huge, logaddexp2 = -math.huge }
   M.ALGEBRA = ALGEBRA
+  local FLOAT_KIND = { f = true, c = true }
   -- add and multiply accumulate small integers in int64 / uint64, as NumPy
   local UPCAST = { bool = "int64", int8 = "int64", int16 = "int64", int32 = "int64",
                    uint8 = "uint64", uint16 = "uint64", uint32 = "uint64" }
@@ -253,8 +254,16 @@ return function(ga)
     -- are NumPy's), the reduction engine's speed
     if alg and alg.builtin and (where == nil or where == true) and initial == nil then
       local f = ga[alg.builtin]
-      if alg.builtin == "sum" or alg.builtin == "prod" then return f(x, axes, D, out, keepdims) end
+      -- f(x, axis) is the reduction's C fast path (no binder): the device
+      -- time a timed call spends waiting for the host to launch
+      local plain = out == nil and not keepdims and #axes == 1
+      if alg.builtin == "sum" or alg.builtin == "prod" then
+        -- a float array's own dtype: sum and prod run in it unasked
+        if plain and D == x.dtype and FLOAT_KIND[internal.KIND[D]] then return f(x, axes[1]) end
+        return f(x, axes, D, out, keepdims)
+      end
       if x.dtype ~= D and not name:match("^logical_") then x = x:astype(D) end
+      if plain then return f(x, axes[1]) end
       return f(x, axes, out, keepdims)
     end
     if #axes > 1 and not alg then
@@ -456,11 +465,15 @@ return function(ga)
   local function outer(u, A, B, out, dtype)
     local fname = "ufunc.outer"   -- the bound method names the ufunc
     if u.nin ~= 2 then fail(fname .. ": outer product only supported for binary functions") end
-    A, B = ga.asarray(A), ga.asarray(B)
+    -- arrays as they are (no binder call: a timed call's window holds
+    -- the host time before the launch)
+    if not is_array(A) then A = ga.asarray(A) end
+    if not is_array(B) then B = ga.asarray(B) end
     local shape = A.shape
     for _ = 1, B.ndim do shape[#shape + 1] = 1 end
     local Ar = #shape > 0 and A:reshape(shape) or A
     if dtype ~= nil then return u(Ar, B, out, { dtype = dtype }) end
+    if out == nil then return u(Ar, B) end
     return u(Ar, B, out)
   end
   M.outer = outer

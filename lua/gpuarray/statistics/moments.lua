@@ -9,7 +9,7 @@ return function(ga)
   local fail, is_array = internal.fail, internal.is_array
   local A = require("gpuarray.statistics.axes")(ga)
 
-  local KIND = function(dt) return ga.dtype(dt).kind end
+  local KIND = function(dt) return internal.KIND[dt] or ga.dtype(dt).kind end
   local function as_array(x)
     if is_array(x) then return x end
     return ga.asarray(x)
@@ -67,18 +67,21 @@ weights (the count without weights), broadcast to the result's shape.
 
   ---------------------------------------------------------------------------
   -- nanmean, nanvar, nanstd: one pass each
+  -- nanmean's accumulator: the sum and the count of the non-NaN values;
+  -- C the count's type (int below 2^31 elements: 32-bit adds and an
+  -- 8-byte state for float, the same integer counts as long long)
   local PREAMBLE = [[
-template <typename S> struct ga_nsum { S s; long long c; };
-template <typename S>
-__device__ __forceinline__ ga_nsum<S> ga_nsum_of(S v, bool ok) {
-  ga_nsum<S> r;
+template <typename S, typename C> struct ga_nsum { S s; C c; };
+template <typename S, typename C>
+__device__ __forceinline__ ga_nsum<S, C> ga_nsum_of(S v, bool ok) {
+  ga_nsum<S, C> r;
   r.s = ok ? v : (S)0;
   r.c = ok ? 1 : 0;
   return r;
 }
-template <typename S>
-__device__ __forceinline__ ga_nsum<S> ga_nsum_add(const ga_nsum<S> &a, const ga_nsum<S> &b) {
-  ga_nsum<S> r;
+template <typename S, typename C>
+__device__ __forceinline__ ga_nsum<S, C> ga_nsum_add(const ga_nsum<S, C> &a, const ga_nsum<S, C> &b) {
+  ga_nsum<S, C> r;
   r.s = a.s + b.s;
   r.c = a.c + b.c;
   return r;
@@ -87,17 +90,20 @@ __device__ __forceinline__ double ga_nstat_nan() { return __longlong_as_double(0
 ]]
   local kernels = {}
   -- kind "mean" | "var" | "std"; S the accumulator's C type; ddof is
-  -- written into the post-map (a kernel per value met: 0 and 1, in practice)
-  local function nan_kernel(kind, S, ddof)
-    local key = kind .. S .. (ddof and ("%.17g"):format(ddof) or "")
+  -- written into the post-map (a kernel per value met: 0 and 1, in
+  -- practice); C nanmean's count type ("int" or "long long")
+  local function nan_kernel(kind, S, ddof, C)
+    C = C or "long long"
+    local key = kind .. S .. (ddof and ("%.17g"):format(ddof) or "") .. C
     if kernels[key] then return kernels[key] end
     local k
     local outp = (S == "double" and "float64" or "float32") .. " y"
     if kind == "mean" then
-      k = ga.ReductionKernel("T x", outp, ("ga_nsum_of<%s>((%s)x, (%s)x == (%s)x)"):format(S, S, S, S),
+      local N = ("%s, %s"):format(S, C)
+      k = ga.ReductionKernel("T x", outp, ("ga_nsum_of<%s>((%s)x, (%s)x == (%s)x)"):format(N, S, S, S),
         "ga_nsum_add(a, b)", ("y = a.c ? a.s / (%s)a.c : (%s)ga_nstat_nan()"):format(S, S),
-        ("ga_nsum_of<%s>((%s)0, false)"):format(S, S), "ga_nanmean_" .. S,
-        { reduce_type = ("ga_nsum<%s>"):format(S), preamble = PREAMBLE })
+        ("ga_nsum_of<%s>((%s)0, false)"):format(N, S), "ga_nanmean_" .. S .. (C == "int" and "_c32" or ""),
+        { reduce_type = ("ga_nsum<%s>"):format(N), preamble = PREAMBLE })
     else
       local post = kind == "std" and "sqrt(a.m2 / (double)d)" or "a.m2 / (double)d"
       k = ga.ReductionKernel("T x", outp,
@@ -121,11 +127,17 @@ __device__ __forceinline__ double ga_nstat_nan() { return __longlong_as_double(0
     return O, O == "float64" and "double" or "float"
   end
 
+  local C32 = (1 << 31) - 1
   local function nan_reduce(fname, kind, a, axis, dtype, out, keepdims, ddof)
     a = as_array(a)
     local O, S = nan_types(a, dtype, fname)
-    local k = nan_kernel(kind, S, ddof)
-    local r = k(a, { axis = axis_opt(axis, a.ndim, fname), keepdims = keepdims })
+    local k = nan_kernel(kind, S, ddof, kind == "mean" and a.size <= C32 and "int" or nil)
+    local r
+    if axis == nil and not keepdims then
+      r = k(a)     -- every axis: no options to read (the bench's nanmean)
+    else
+      r = k(a, { axis = axis_opt(axis, a.ndim, fname), keepdims = keepdims })
+    end
     if r.dtype ~= O then r = r:astype(O) end
     if out ~= nil then
       internal.check_out(out, r.shape, fname)
