@@ -27,10 +27,16 @@ describe("scipy.ndimage", function()
       :compile("float64", "float64", "int64", "int64", "int64", "int64", "float64", "int64", "float32"))
     -- the bench's two: float32 coordinates read as they are, zoom's factors
     -- as scalars, the output unravelled in 32 bits
-    assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 1, kind = "coords", order = 1, mode = 4, i32 = true })
+    assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 1, kind = "coords", order = 1, mode = 4, i32 = true,
+                                             fast1 = true })
       :compile("float32", "float32", "int64", "int64", "int64", "float64", "int64", "float32"))
-    assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 2, kind = "zoom", order = 1, mode = 4, i32 = true })
+    assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 2, kind = "zoom", order = 1, mode = 4, i32 = true,
+                                             fast1 = true })
       :compile("float32", "float64", "float64", "int64", "int64", "int64", "int64", "float64", "int64", "float32"))
+    assert.is_not_nil(nd._transform_kernel({ nin = 3, nout = 3, kind = "affine", order = 1, mode = 4, i32 = true,
+                                             fast1 = true, ident = { true, false, false }, yint = { 0, 255 } })
+      :compile("uint8", "float64", "float64", "int64", "int64", "int64", "int64", "int64", "int64", "float64",
+               "int64", "uint8"))
     assert.is_not_nil(nd._transform_kernel({ nin = 3, nout = 3, kind = "affine", order = 2, mode = 0 })
       :compile("float64", "float64", "float64", "int64", "int64", "int64", "int64", "int64", "int64", "float64",
                "int64", "float64"))

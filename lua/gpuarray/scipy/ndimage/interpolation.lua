@@ -147,7 +147,9 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
   -- order, mode (code), grid (zoom's grid_mode), ident (list of booleans:
   -- axes read at the output's own position), yint ({lo, hi} for integer
   -- results), user (preamble, cname for "user"), i32 (the output has fewer
-  -- than 2^32 elements: its position unravels in 32 bits) }
+  -- than 2^32 elements: its position unravels in 32 bits), fast1 (order 1,
+  -- mode constant, an input of fewer than 2^31 elements: the taps in
+  -- 32-bit integers) }
   local function transform_kernel(spec)
     local key = table.concat({ "xform", spec.nin, spec.nout, spec.kind, spec.order, spec.mode, tostring(spec.grid),
       table.concat((function()
@@ -155,7 +157,7 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
         for d = 1, spec.nin do t[d] = spec.ident and spec.ident[d] and "1" or "0" end
         return t
       end)(), ""), spec.yint and (spec.yint[1] .. ":" .. spec.yint[2]) or "f", spec.user and spec.user[2] or "",
-      tostring(spec.i32) }, "|")
+      tostring(spec.i32), tostring(spec.fast1) }, "|")
     return S.kernel(key, function()
       local N, Mo, K = spec.nin, spec.nout, spec.order
       local params = { "raw X x" }
@@ -207,9 +209,23 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
         emit(("const double cc%d = %s + (double)npad;"):format(d, c))
       end
       emit("double t_ = 0.0; bool inside_ = true;")
+      -- fast1 (order 1, mode constant, an input below 2^31 elements):
+      -- gnd_axis_taps written out in 32-bit integers, the same values: a
+      -- coordinate outside [0, n - 1] takes cval, the taps floor(c) and
+      -- floor(c) + 1 (mirrored to n - 2 past the edge, where its weight is
+      -- 0), the weights 1 - |floor(c) - c + h|
+      local IT = spec.fast1 and "int" or "long long"
       for d = 0, N - 1 do
+        if spec.fast1 then emit(("const int nn%d = (int)n%d;"):format(d, d)) end
         if spec.ident and spec.ident[d + 1] then
-          emit(("long long i%d[1] = { (long long)o%d }; double w%d[1] = { 1.0 };"):format(d, d, d))
+          emit(("%s i%d[1] = { (%s)o%d }; double w%d[1] = { 1.0 };"):format(IT, d, IT, d, d))
+        elseif spec.fast1 then
+          emit(("int i%d[2]; double w%d[2];"):format(d, d))
+          emit(("if (inside_) { inside_ = cc%d >= 0.0 && cc%d <= (double)(nn%d - 1);"):format(d, d, d))
+          emit(("  if (inside_) { const double s_ = floor(cc%d); const int f_ = (int)s_;"):format(d))
+          emit(("    i%d[0] = f_; i%d[1] = f_ + 1 < nn%d ? f_ + 1 : (nn%d > 1 ? nn%d - 2 : 0);"):format(d, d, d, d, d))
+          emit(("    w%d[0] = 1.0 - fabs(s_ - cc%d + 0.0); w%d[1] = 1.0 - fabs(s_ - cc%d + 1.0); } }"):format(
+            d, d, d, d))
         else
           emit(("long long i%d[%d]; double w%d[%d];"):format(d, K + 1, d, K + 1))
           emit(("inside_ = inside_ && gnd_axis_taps(cc%d, n%d, %d, %d, i%d, w%d);"):format(d, d, spec.mode, K, d, d))
@@ -224,10 +240,14 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
       end
       local off, outside = ("i0[t0]"), { "i0[t0] < 0" }
       for d = 1, N - 1 do
-        off = ("(%s) * n%d + i%d[t%d]"):format(off, d, d, d)
+        off = ("(%s) * %s%d + i%d[t%d]"):format(off, spec.fast1 and "nn" or "n", d, d, d)
         outside[#outside + 1] = ("i%d[t%d] < 0"):format(d, d)
       end
-      emit(("t_ += p%d * ((%s) ? cval : (double)x[%s]);"):format(N - 1, table.concat(outside, " || "), off))
+      if spec.fast1 then       -- no tap is negative (cval is decided per point)
+        emit(("t_ += p%d * (double)x[%s];"):format(N - 1, off))
+      else
+        emit(("t_ += p%d * ((%s) ? cval : (double)x[%s]);"):format(N - 1, table.concat(outside, " || "), off))
+      end
       for _ = 0, N - 1 do emit("}") end
       emit("}")
       if spec.yint then
@@ -250,6 +270,7 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
     local y = ga.empty(oshape, ydtype)
     if y.size == 0 then return y end
     spec.i32 = y.size < 2 ^ 32
+    spec.fast1 = spec.order == 1 and spec.mode == S.MODE.constant and src.size < 2 ^ 31
     local k = transform_kernel(spec)
     local args = { src }
     if USES_CP[spec.kind] then args[#args + 1] = cp end
