@@ -24,7 +24,22 @@ describe("scipy.ndimage", function()
     assert.is_not_nil(St.kernel({ ndim = 2, fshape = { 2, 3 }, half = { 1, 1 }, modes = { 4, 4 }, op = "corr",
                                   full = true }):compile("uint8", "float64", "int64", "int64", "float64", "uint8"))
     assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 2, kind = "coords", order = 3, mode = 6 })
-      :compile("float64", "float64", "float64", "int64", "int64", "int64", "int64", "float64", "int64", "float32"))
+      :compile("float64", "float64", "int64", "int64", "int64", "int64", "float64", "int64", "float32"))
+    -- the bench's two: float32 coordinates read as they are, zoom's factors
+    -- as scalars, the output unravelled in 32 bits
+    assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 1, kind = "coords", order = 1, mode = 4, i32 = true,
+                                             fast1 = true })
+      :compile("float32", "float32", "int64", "int64", "int64", "float64", "int64", "float32"))
+    assert.is_not_nil(nd._transform_kernel({ nin = 2, nout = 2, kind = "zoom", order = 1, mode = 4, i32 = true,
+                                             fast1 = true })
+      :compile("float32", "float64", "float64", "int64", "int64", "int64", "int64", "float64", "int64", "float32"))
+    assert.is_not_nil(nd._transform_kernel({ nin = 3, nout = 3, kind = "affine", order = 1, mode = 4, i32 = true,
+                                             fast1 = true, ident = { true, false, false }, yint = { 0, 255 } })
+      :compile("uint8", "float64", "float64", "int64", "int64", "int64", "int64", "int64", "int64", "float64",
+               "int64", "uint8"))
+    assert.is_not_nil(nd._transform_kernel({ nin = 3, nout = 3, kind = "affine", order = 2, mode = 0 })
+      :compile("float64", "float64", "float64", "int64", "int64", "int64", "int64", "int64", "int64", "float64",
+               "int64", "float64"))
     assert.is_not_nil(nd._label_merge_kernel(3, { { -1, 0, 0 }, { 0, -1, 0 }, { 0, 0, -1 } })
       :compile("int32", "int64", "int64", "int64"))
     assert.is_not_nil(nd._edt_pass_kernel(2, true):compile("float64", "float64", "int32", "float64", "int64", "int64",

@@ -3,13 +3,41 @@
 -- algorithm of Felzenszwalb and Huttenlocher (Meijster's scheme): the
 -- squared distance along the first axis, then per further axis the lower
 -- envelope of the parabolas w*(q - p)^2 + f(p) of the previous pass
--- (w = the axis' sampling squared). One thread per line of an axis, its
--- envelope in scratch rows; the nearest zero element's indices ride along
--- when they are asked for (returned 1-based, API.md §14).
+-- (w = the axis' sampling squared). A line that fits in shared memory is
+-- one thread block's (distance_line.lua: exact, and few candidates per
+-- element); a longer one is one thread's lower envelope in scratch rows.
+-- The nearest zero element's indices ride along when they are asked for
+-- (returned 1-based, API.md §14).
 return function(ga, M, S)
   local api = require("gpuarray.api")
   local internal = require("gpuarray.internal")
+  local Line = require("gpuarray.scipy.ndimage.distance_line")
   local fail, is_array = internal.fail, internal.is_array
+
+  --- the shared-memory line kernel of a variant (first: reads the bool
+  -- mask; N: the rank when indices ride along; root: writes sqrt)
+  local function line_kernel(first, N, root)
+    local name = ("gnd_edt_line_%s_%s_%s"):format(first and "m" or "f", N or 0, root and "r" or "s")
+    return S.kernel("edtline|" .. name, function()
+      return { k = ga.RawKernel(Line.source(name, first, N, root), name), optin = 48 * 1024 }
+    end)
+  end
+  M._edt_line_kernel = line_kernel
+
+  --- runs the line kernel when a line of n fits (raising the kernel's
+  -- shared memory limit past 48 KiB where the device allows); false when
+  -- it does not fit
+  local function run_line(kk, n, lines, args)
+    if n > Line.MAX_N then return false end
+    local T = Line.threads(n)
+    local bytes = Line.shared_bytes(n, T)
+    if bytes > kk.optin then
+      if not pcall(kk.k.set_max_dynamic_shared_mem, kk.k, bytes) then return false end
+      kk.optin = bytes
+    end
+    kk.k(lines, T, args, { shared_mem = bytes })
+    return true
+  end
 
   local function pass_kernel(N, with_idx)
     return S.kernel("edt|" .. N .. "|" .. tostring(with_idx), function()
@@ -79,7 +107,7 @@ axis), and with return_indices the 1-based indices of that element (shape (rank,
     local shape = x1.shape
     local total = x1.size
     if total >= 2 ^ 31 then fail(fname .. ": arrays of 2^31 elements or more are not supported") end
-    local f = ga.where(ga.ascontiguousarray(x1):ne(0), math.huge, 0.0):astype("float64")
+    local mask = ga.ascontiguousarray(x1.dtype == "bool" and x1 or x1:ne(0))
     local idx
     if return_indices then
       -- before any pass: every element is its own nearest candidate
@@ -92,27 +120,42 @@ axis), and with return_indices the 1-based indices of that element (shape (rank,
       end
       idx = ga.ascontiguousarray(ga.concatenate(parts, 1)):reshape(-1)
     end
+    local f, rooted        -- the squared distances so far (nil before the first pass)
     if total > 0 then
       for d = 1, N do
         local n = shape[d]
         local inner = S.prod(shape, d + 1, N)
         local lines = total // n
         local g = ga.empty(total, "float64")
-        local v = ga.empty(lines * n, "int32")
-        local z = ga.empty(lines * (n + 1), "float64")
-        local k = pass_kernel(N, return_indices)
         local w = samp[d] * samp[d]
+        local root = d == N and return_distances
+        local nidx = return_indices and ga.empty(N * total, "int32") or nil
+        local args = { f and f:reshape(-1) or mask:reshape(-1), g, n, inner, w }
         if return_indices then
-          local nidx = ga.empty(N * total, "int32")
-          k(f:reshape(-1), g, v, z, n, inner, w, d - 1, idx, nidx, total, { size = lines })
-          idx = nidx
-        else
-          k(f:reshape(-1), g, v, z, n, inner, w, d - 1, { size = lines })
+          for _, a in ipairs({ d - 1, idx, nidx, total }) do args[#args + 1] = a end
         end
+        local done = run_line(line_kernel(f == nil, return_indices and N or nil, root), n, lines, args)
+        rooted = done and root
+        if not done then
+          -- a line too long for shared memory: one thread's envelope
+          local src = f and f:reshape(-1) or ga.where(mask, math.huge, 0.0):astype("float64"):reshape(-1)
+          local v = ga.empty(lines * n, "int32")
+          local z = ga.empty(lines * (n + 1), "float64")
+          local k = pass_kernel(N, return_indices)
+          if return_indices then
+            k(src, g, v, z, n, inner, w, d - 1, idx, nidx, total, { size = lines, block_size = 32 })
+          else
+            k(src, g, v, z, n, inner, w, d - 1, { size = lines, block_size = 32 })
+          end
+        end
+        idx = nidx or idx
         f = g
       end
     end
-    local dist = ga.sqrt(f):reshape(x.shape)
+    local dist
+    if return_distances then
+      dist = total == 0 and ga.empty(x.shape, "float64") or (rooted and f or ga.sqrt(f)):reshape(x.shape)
+    end
     local ind
     if return_indices then
       local ishape = { N }

@@ -136,29 +136,53 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
   -------------------------------------------------------------------------
   -- the transform kernel
 
+  -- what each kind reads: cp (coordinates, the matrix: raw C, its own
+  -- float type) and sp (offsets, the mapping's extra arguments: raw
+  -- float64); zoom's factors are float64 scalars k0, k1, ... (no array to
+  -- upload per call)
+  local USES_CP = { coords = true, affine = true }
+  local USES_SP = { affine = true, shift = true, user = true }
+
   --- spec: { nin, nout, kind = "coords"|"affine"|"zoom"|"shift"|"user",
   -- order, mode (code), grid (zoom's grid_mode), ident (list of booleans:
   -- axes read at the output's own position), yint ({lo, hi} for integer
-  -- results), user (preamble, cname for "user") }
+  -- results), user (preamble, cname for "user"), i32 (the output has fewer
+  -- than 2^32 elements: its position unravels in 32 bits), fast1 (order 1,
+  -- mode constant, an input of fewer than 2^31 elements: the taps in
+  -- 32-bit integers) }
   local function transform_kernel(spec)
     local key = table.concat({ "xform", spec.nin, spec.nout, spec.kind, spec.order, spec.mode, tostring(spec.grid),
       table.concat((function()
         local t = {}
         for d = 1, spec.nin do t[d] = spec.ident and spec.ident[d] and "1" or "0" end
         return t
-      end)(), ""), spec.yint and (spec.yint[1] .. ":" .. spec.yint[2]) or "f", spec.user and spec.user[2] or "" },
-      "|")
+      end)(), ""), spec.yint and (spec.yint[1] .. ":" .. spec.yint[2]) or "f", spec.user and spec.user[2] or "",
+      tostring(spec.i32), tostring(spec.fast1) }, "|")
     return S.kernel(key, function()
       local N, Mo, K = spec.nin, spec.nout, spec.order
-      local params = { "raw X x", "raw float64 cp", "raw float64 sp" }
+      local params = { "raw X x" }
+      if USES_CP[spec.kind] then params[#params + 1] = "raw C cp" end
+      if USES_SP[spec.kind] then params[#params + 1] = "raw float64 sp" end
+      if spec.kind == "zoom" then
+        for d = 0, N - 1 do params[#params + 1] = "float64 k" .. d end
+      end
       for d = 0, N - 1 do params[#params + 1] = "int64 n" .. d end
       for d = 0, Mo - 1 do params[#params + 1] = "int64 m" .. d end
       params[#params + 1] = "float64 cval"
       params[#params + 1] = "int64 npad"
-      local b = {}
+      -- y assigned first (ga_assigned_first): the engine then does not
+      -- load the output before the operation (64 MiB more traffic for the
+      -- bench's zoom); the store is dead and the compiler drops it
+      local b = { "y = (Y)0;" }
       local function emit(s) b[#b + 1] = s end
-      emit("long long r_ = i;")
-      for d = Mo - 1, 0, -1 do emit(("const double o%d = (double)(r_ %% m%d); r_ /= m%d;"):format(d, d, d)) end
+      -- the output position: the outermost axis needs no remainder (i is
+      -- below the size), and 32-bit division is several times cheaper
+      local U = spec.i32 and "unsigned int" or "long long"
+      emit(("%s r_ = (%s)i;"):format(U, U))
+      for d = Mo - 1, 1, -1 do
+        emit(("const double o%d = (double)(r_ %% (%s)m%d); r_ /= (%s)m%d;"):format(d, U, d, U, d))
+      end
+      emit("const double o0 = (double)r_;")
       -- the input coordinates
       if spec.kind == "user" then
         emit(("double oc_[%d], ic_[%d];"):format(Mo, N))
@@ -170,13 +194,13 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
         if spec.ident and spec.ident[d + 1] then
           c = "o" .. d
         elseif spec.kind == "coords" then
-          c = ("cp[%d * _ind.size() + i]"):format(d)
+          c = ("(double)cp[%d * _ind.size() + i]"):format(d)
         elseif spec.kind == "affine" then
           local terms = {}
-          for l = 0, Mo - 1 do terms[#terms + 1] = ("cp[%d] * o%d"):format(d * Mo + l, l) end
+          for l = 0, Mo - 1 do terms[#terms + 1] = ("(double)cp[%d] * o%d"):format(d * Mo + l, l) end
           c = ("(%s + sp[%d])"):format(table.concat(terms, " + "), d)
         elseif spec.kind == "zoom" then
-          c = spec.grid and ("((o%d + 0.5) * cp[%d] - 0.5)"):format(d, d) or ("(o%d * cp[%d])"):format(d, d)
+          c = spec.grid and ("((o%d + 0.5) * k%d - 0.5)"):format(d, d) or ("(o%d * k%d)"):format(d, d)
         elseif spec.kind == "shift" then
           c = ("(o%d + sp[%d])"):format(d, d)
         else
@@ -185,9 +209,23 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
         emit(("const double cc%d = %s + (double)npad;"):format(d, c))
       end
       emit("double t_ = 0.0; bool inside_ = true;")
+      -- fast1 (order 1, mode constant, an input below 2^31 elements):
+      -- gnd_axis_taps written out in 32-bit integers, the same values: a
+      -- coordinate outside [0, n - 1] takes cval, the taps floor(c) and
+      -- floor(c) + 1 (mirrored to n - 2 past the edge, where its weight is
+      -- 0), the weights 1 - |floor(c) - c + h|
+      local IT = spec.fast1 and "int" or "long long"
       for d = 0, N - 1 do
+        if spec.fast1 then emit(("const int nn%d = (int)n%d;"):format(d, d)) end
         if spec.ident and spec.ident[d + 1] then
-          emit(("long long i%d[1] = { (long long)o%d }; double w%d[1] = { 1.0 };"):format(d, d, d))
+          emit(("%s i%d[1] = { (%s)o%d }; double w%d[1] = { 1.0 };"):format(IT, d, IT, d, d))
+        elseif spec.fast1 then
+          emit(("int i%d[2]; double w%d[2];"):format(d, d))
+          emit(("if (inside_) { inside_ = cc%d >= 0.0 && cc%d <= (double)(nn%d - 1);"):format(d, d, d))
+          emit(("  if (inside_) { const double s_ = floor(cc%d); const int f_ = (int)s_;"):format(d))
+          emit(("    i%d[0] = f_; i%d[1] = f_ + 1 < nn%d ? f_ + 1 : (nn%d > 1 ? nn%d - 2 : 0);"):format(d, d, d, d, d))
+          emit(("    w%d[0] = 1.0 - fabs(s_ - cc%d + 0.0); w%d[1] = 1.0 - fabs(s_ - cc%d + 1.0); } }"):format(
+            d, d, d, d))
         else
           emit(("long long i%d[%d]; double w%d[%d];"):format(d, K + 1, d, K + 1))
           emit(("inside_ = inside_ && gnd_axis_taps(cc%d, n%d, %d, %d, i%d, w%d);"):format(d, d, spec.mode, K, d, d))
@@ -202,10 +240,14 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
       end
       local off, outside = ("i0[t0]"), { "i0[t0] < 0" }
       for d = 1, N - 1 do
-        off = ("(%s) * n%d + i%d[t%d]"):format(off, d, d, d)
+        off = ("(%s) * %s%d + i%d[t%d]"):format(off, spec.fast1 and "nn" or "n", d, d, d)
         outside[#outside + 1] = ("i%d[t%d] < 0"):format(d, d)
       end
-      emit(("t_ += p%d * ((%s) ? cval : (double)x[%s]);"):format(N - 1, table.concat(outside, " || "), off))
+      if spec.fast1 then       -- no tap is negative (cval is decided per point)
+        emit(("t_ += p%d * (double)x[%s];"):format(N - 1, off))
+      else
+        emit(("t_ += p%d * ((%s) ? cval : (double)x[%s]);"):format(N - 1, table.concat(outside, " || "), off))
+      end
       for _ = 0, N - 1 do emit("}") end
       emit("}")
       if spec.yint then
@@ -219,20 +261,27 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
   end
   M._transform_kernel = transform_kernel
 
-  --- run: src (what to read, contiguous), out shape, cp / sp (float64
-  -- arrays or nil), the result dtype
+  --- run: src (what to read, contiguous), out shape, cp (float32 or
+  -- float64 array) and sp (float64 array) as the kind reads them (zoom: cp
+  -- is the list of factors), the result dtype
   local function transform(spec, src, oshape, cp, sp, ydtype, cval, npad)
     spec.yint = INT_RANGE[ydtype]
     spec.nin, spec.nout = src.ndim, #oshape
+    local y = ga.empty(oshape, ydtype)
+    if y.size == 0 then return y end
+    spec.i32 = y.size < 2 ^ 32
+    spec.fast1 = spec.order == 1 and spec.mode == S.MODE.constant and src.size < 2 ^ 31
     local k = transform_kernel(spec)
-    local dummy = cp or sp or ga.zeros(1, "float64")
-    local args = { src, cp or dummy, sp or dummy }
+    local args = { src }
+    if USES_CP[spec.kind] then args[#args + 1] = cp end
+    if USES_SP[spec.kind] then args[#args + 1] = sp end
+    if spec.kind == "zoom" then
+      for d = 1, src.ndim do args[#args + 1] = cp[d] end
+    end
     for d = 1, src.ndim do args[#args + 1] = src.shape[d] end
     for d = 1, #oshape do args[#args + 1] = oshape[d] end
     args[#args + 1] = cval
     args[#args + 1] = npad
-    local y = ga.empty(oshape, ydtype)
-    if y.size == 0 then return y end
     args[#args + 1] = y
     k(table.unpack(args))
     return y
@@ -261,7 +310,9 @@ The input interpolated at coordinates (shape (input rank, ...): values, 0-based 
     for d = 2, c.ndim do oshape[d - 1] = c.shape[d] end
     local ydtype, out = S.output(output, x.dtype, oshape, fname)
     local src, npad = filtered(x, order, mode, cval, prefilter)
-    local cp = ga.ascontiguousarray(c:astype("float64"))
+    -- float32 coordinates are read as they are (exact in double, as SciPy
+    -- converts them): no float64 copy of 2 x 4 bytes a point
+    local cp = ga.ascontiguousarray((c.dtype == "float32" or c.dtype == "float64") and c or c:astype("float64"))
     local y = transform({ kind = "coords", order = order, mode = S.MODE[mode] }, src, oshape, cp, nil, ydtype, cval,
                         npad)
     return S.deliver(y, out)
@@ -394,8 +445,8 @@ The input zoomed by zoom per axis (output shape round(shape * zoom)); grid_mode 
       if not grid_mode then num, div = num - 1, div - 1 end
       z[d] = div ~= 0 and num / div or 1.0
     end
-    local y = transform({ kind = "zoom", order = order, mode = S.MODE[mode], grid = grid_mode }, src, oshape,
-                        ga.array(z, "float64"), nil, ydtype, cval, npad)
+    local y = transform({ kind = "zoom", order = order, mode = S.MODE[mode], grid = grid_mode }, src, oshape, z, nil,
+                        ydtype, cval, npad)
     return S.deliver(y, out)
   end)
 
