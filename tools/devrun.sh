@@ -7,6 +7,8 @@
 # collector stress are slow and mostly idle the GPU). Steps:
 #   test      make test (every spec file in its own busted process)
 #   bench     make bench, CuPy's cupy_ref.py, and compare.py's ratios
+#   benchlazy make bench-lazy (lazy on, then off) and cupy_ref.py: ratios
+#             of each to CuPy and of on to off (issue 29)
 #   basebench the tree in .base (carried) built and benched; its ratios to
 #             the bench step's results (run bench first)
 #   probes    bench/launch_floor.cu and bench/write_ceiling.cu: what one
@@ -59,6 +61,23 @@ run_step() {
       python3 .device/bench/compare.py "$L/ours.json" "$L/cupy.json" >"$L/compare.txt" 2>&1
       cat "$L/compare.txt"; cp "$L/compare.txt" "$L/ours.json" "$L/cupy.json" "$OUT/"
       grep -v '^$' "$L/bench.err" | tail -n 5;;
+    benchlazy)
+      # issue 29: make bench with lazy evaluation on, then off, in this call,
+      # beside cupy_ref.py: each side's ratios to CuPy, and on's to off's
+      lim $W make bench-lazy >"$L/bench-lazy.txt" 2>"$L/bench-lazy.err"
+      say "bench-lazy: rc=$? ($(( $(date +%s) - t0 )) s)"
+      awk '/^== lazy on/{f="on"; next} /^== lazy off/{f="off"; next} f{print > ("'"$L"'/lazy-" f ".json")}' \
+        "$L/bench-lazy.txt"
+      lim python3 .device/bench/cupy_ref.py >"$L/cupy.json" 2>"$L/cupy.err"
+      say "cupy_ref: rc=$? ($(( $(date +%s) - t0 )) s)"
+      for side in on off; do
+        python3 .device/bench/compare.py "$L/lazy-$side.json" "$L/cupy.json" >"$L/compare-$side.txt" 2>&1
+        echo "== lazy $side vs CuPy"; cat "$L/compare-$side.txt"
+      done
+      python3 .device/bench/compare.py "$L/lazy-on.json" "$L/lazy-off.json" >"$L/on-vs-off.txt" 2>&1
+      echo "== lazy on vs lazy off (off as the reference)"; cat "$L/on-vs-off.txt"
+      cp "$L"/lazy-*.json "$L/cupy.json" "$L"/compare-*.txt "$L/on-vs-off.txt" "$OUT/"
+      grep -v '^$' "$L/bench-lazy.err" | tail -n 5;;
     basebench)
       # the tree before a change (.base, carried: git archive of the commit
       # before it) built and benched in the same call, and our bench's ratio
