@@ -138,6 +138,10 @@ static int bound_call(lua_State *L) {
   n = ga_api_bind_in(L, &a->d, NULL, 1, top, ctx->array_mt);
   ctx->api_depth = 1;
   int status = lua_pcallk(L, n, LUA_MULTRET, 0, top, bound_done);
+  if (status == LUA_OK) {   /* the common end, without bound_done's look-ups */
+    ctx->api_depth = 0;
+    return lua_gettop(L) - top;
+  }
   return bound_done(L, status, top);
 }
 
