@@ -23,7 +23,7 @@ local function ns(f)
 end
 
 local probe = {}
-local function impl(a, b, c) return a end
+local function impl(a, _b, _c) return a end
 api.def(probe, [[
 probe_f(a: number, b: integer = 1, c: boolean = false) -> number
 A Lua function of three parameters.
@@ -36,11 +36,11 @@ local methods = ga.methods
 api.def(methods, [[
 ndarray:probe_m(n: integer?, flag: boolean = false) -> ndarray
 A Lua method of an ndarray.
-]], function(self, n, flag) return self end)
+]], function(self, _n, _flag) return self end)
 local x = ga.empty(0, "float32")   -- size 0: no device needed
 local f, c, opts = probe.probe_f, probe.probe_c, { c = true }
 -- the same method undeclared: x:m() looks it up through the ndarray's __index
-methods.probe_raw = function(self, n, flag) return self end
+methods.probe_raw = function(self, _n, _flag) return self end
 local empty = ga.empty
 local maxf = math.max
 
