@@ -218,7 +218,8 @@ static const char *nearest_enum(const ga_declparam *p, const char *s) {
 ** where every alternative says no. array_mt: the ndarray metatable's
 ** identity (ga_state), or NULL. */
 #define KIND(x) (1u << GA_DT_##x)
-static int quick_ok(lua_State *L, int idx, int t, unsigned kinds, const void *array_mt) {
+static inline __attribute__((always_inline)) int quick_ok(lua_State *L, int idx, int t, unsigned kinds,
+                                                         const void *array_mt) {
   if (kinds & KIND(ANY)) return 1;
   switch (t) {
   case LUA_TNUMBER:
