@@ -79,6 +79,38 @@ A demonstration.
     assert.matches("k must be an integer", err_of(h, 1, { 1, k = 2 }))
   end)
 
+  -- the binder accepts the common values from a mask of the parameter's
+  -- kinds (ndarrays by their metatable) and leaves the rest to the full
+  -- test, which words the error: both must agree
+  it("checks types by the quick test and the full one alike", function()
+    local q = decl [[demo.q(x: ndarray, y: array_like?, n: integer?, c: callable?, u: userdata?, o: object?)]]
+    local x = ga.empty(0)   -- size 0: no device needed
+    local r = q(x, x, 2, print, x, x)
+    assert.are.equal(x, r[1])
+    assert.are.equal(x, r[2])
+    assert.are.equal(x, r[6])
+    assert.are.equal(7, q(x, ga.int32(7))[2]:item())   -- a typed scalar is array_like
+    assert.are.equal("gpuarray: demo.q: x must be an ndarray, got gpuarray.scalar", err_of(q, ga.int32(7)))
+    assert.are.equal("gpuarray: demo.q: y must be an array (an ndarray, a number, a boolean or a nested table) "
+                     .. "or nil, got gpuarray.dtype", err_of(q, x, ga.float32))
+    assert.are.equal("gpuarray: demo.q: n must be an integer or nil, got 2.0", err_of(q, x, nil, 2.0))
+    local callable = setmetatable({}, { __call = print })
+    assert.are.equal(callable, q(x, nil, nil, callable)[4])
+    assert.are.equal(io.stdout, q(x, nil, nil, nil, io.stdout)[5])
+    assert.are.equal("gpuarray: demo.q: o must be an object or nil, got table", err_of(q, x, nil, nil, nil, nil, {}))
+  end)
+
+  it("reads an options table in one walk: counts first, then unknown keys, then types", function()
+    local q = decl [[demo.w(x: number, n: integer?, *, mode: "a"|"b" = "a")]]
+    assert.are.equal("gpuarray: demo.w: too many arguments (at most 2, got 3)", err_of(q, 1, 2, 3, { zz = 1 }))
+    assert.are.equal("gpuarray: demo.w: unknown option 'mdoe' (did you mean 'mode'?)",
+                     err_of(q, 1, { mdoe = "b", n = 2.5 }))
+    -- a non-string key makes the table a value, whatever its other keys
+    assert.are.equal("gpuarray: demo.w: n must be an integer or nil, got table", err_of(q, 1, { zz = 1, [1] = 2 }))
+    assert.are.same({ n = 3, 1, 4, "b" }, q(1, { mode = "b", n = 4 }))
+    assert.are.equal("gpuarray: demo.w: n given both as argument 2 and as option 'n'", err_of(q, 1, 2, { n = 4 }))
+  end)
+
   it("passes ... values after the named parameters", function()
     local g = decl [[demo.v(...: number, *, indexing: "xy"|"ij" = "xy")]]
     assert.are.same({ n = 4, "ij", 1, 2, 3 }, g(1, 2, 3, { indexing = "ij" }))

@@ -26,6 +26,9 @@ const ga_decl *ga_api_checkdecl(lua_State *L, int idx, const char *fname);
 ** return how many were pushed. The arguments stay where they were. Errors
 ** name fname (d->fname when NULL). */
 int ga_api_bind(lua_State *L, const ga_decl *d, const char *fname, int base, int top);
+/* The same, given the state's ndarray metatable (ga_state's array_mt, or
+** NULL): a C closure of the module has it without a registry read */
+int ga_api_bind_in(lua_State *L, const ga_decl *d, const char *fname, int base, int top, const void *array_mt);
 
 /* Whether the value at idx is an options table: a plain table (no
 ** metatable) whose keys are all strings, or an empty one */

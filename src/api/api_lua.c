@@ -129,15 +129,19 @@ static int bound_call(lua_State *L) {
   lua_pushvalue(L, lua_upvalueindex(3));
   int n;
   if (ctx->api_depth) {
-    n = ga_api_bind(L, &a->d, NULL, 1, top);
+    n = ga_api_bind_in(L, &a->d, NULL, 1, top, ctx->array_mt);
     lua_callk(L, n, LUA_MULTRET, top, bound_nested);
     return lua_gettop(L) - top;
   }
   /* the outermost declared call: binding errors need no renaming, but the
   ** implementation's do */
-  n = ga_api_bind(L, &a->d, NULL, 1, top);
+  n = ga_api_bind_in(L, &a->d, NULL, 1, top, ctx->array_mt);
   ctx->api_depth = 1;
   int status = lua_pcallk(L, n, LUA_MULTRET, 0, top, bound_done);
+  if (status == LUA_OK) {   /* the common end, without bound_done's look-ups */
+    ctx->api_depth = 0;
+    return lua_gettop(L) - top;
+  }
   return bound_done(L, status, top);
 }
 

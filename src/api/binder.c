@@ -6,6 +6,7 @@
 ** parameter can also be given by name in the options table, never both.
 */
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -210,6 +211,37 @@ static const char *nearest_enum(const ga_declparam *p, const char *s) {
   return best;
 }
 
+/* The common cases of alt_ok, read from the parameter's kinds (decl.h)
+** without strings or metafields: whether the value at idx (of Lua type t)
+** is surely accepted. A no sends the value through check_value, which
+** decides (and words the error), so this only has to never say yes
+** where every alternative says no. array_mt: the ndarray metatable's
+** identity (ga_state), or NULL. */
+#define KIND(x) (1u << GA_DT_##x)
+static inline __attribute__((always_inline)) int quick_ok(lua_State *L, int idx, int t, unsigned kinds,
+                                                         const void *array_mt) {
+  if (kinds & KIND(ANY)) return 1;
+  switch (t) {
+  case LUA_TNUMBER:
+    if (kinds & (KIND(NUMBER) | KIND(ARRAYLIKE) | KIND(SCALAR))) return 1;
+    return (kinds & (KIND(INTEGER) | KIND(AXIS) | KIND(SHAPE) | KIND(AXES))) && lua_isinteger(L, idx);
+  case LUA_TBOOLEAN: return (kinds & (KIND(BOOLEAN) | KIND(ARRAYLIKE) | KIND(SCALAR))) != 0;
+  case LUA_TSTRING: return (kinds & KIND(STRING)) != 0;
+  case LUA_TTABLE: return (kinds & (KIND(TABLE) | KIND(DICT) | KIND(ARRAYLIKE))) != 0;
+  case LUA_TFUNCTION: return (kinds & (KIND(FUNCTION) | KIND(CALLABLE))) != 0;
+  case LUA_TUSERDATA:
+    if (kinds & (KIND(USERDATA) | KIND(OBJECT))) return 1;
+    if ((kinds & (KIND(NDARRAY) | KIND(ARRAYLIKE))) && array_mt && lua_getmetatable(L, idx)) {
+      int ok = lua_topointer(L, -1) == array_mt;
+      lua_pop(L, 1);
+      return ok;
+    }
+    return 0;
+  }
+  return 0;
+}
+#undef KIND
+
 static void check_value(lua_State *L, int idx, const ga_decl *d, const ga_declparam *p, const char *fname) {
   if (p->nalt == 0) return;
   idx = lua_absindex(L, idx);
@@ -269,35 +301,69 @@ static const ga_declparam *slot(const ga_decl *d, int i) {
   return d->vararg >= 0 ? &d->p[d->vararg] : NULL;
 }
 
+/* The parameter an option key names, or -1 (no such name, the `...`
+** parameter, a method's self) */
+static int option_param(const ga_decl *d, const char *key) {
+  int k = ga_decl_find(d, key);
+  return k < 0 || d->p[k].vararg || (k == 0 && d->self_class) ? -1 : k;
+}
+
+static void unknown_option(lua_State *L, const ga_decl *d, const char *fname, const char *key) {
+  const char *near = nearest(d, key, d->self_class ? 1 : 0);
+  if (near) ga_error(L, "%s: unknown option '%s' (did you mean '%s'?)", fname, key, near);
+  ga_error(L, "%s: unknown option '%s'", fname, key);
+}
+
 void ga_api_check_options(lua_State *L, int idx, const ga_decl *d, const char *fname) {
   idx = lua_absindex(L, idx);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     lua_pop(L, 1);
     const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    int k = key ? ga_decl_find(d, key) : -1;
-    if (k < 0 || d->p[k].vararg || (k == 0 && d->self_class)) {
-      if (!key) ga_error(L, "%s: the options table has a key that is not a string", fname);
-      const char *near = nearest(d, key, d->self_class ? 1 : 0);
-      if (near) ga_error(L, "%s: unknown option '%s' (did you mean '%s'?)", fname, key, near);
-      ga_error(L, "%s: unknown option '%s'", fname, key);
-    }
+    if (!key) ga_error(L, "%s: the options table has a key that is not a string", fname);
+    if (option_param(d, key) < 0) unknown_option(L, d, fname, key);
   }
 }
 
-int ga_api_bind(lua_State *L, const ga_decl *d, const char *fname, int base, int top) {
+/* The parameters an options table names, as a mask: bit k for parameter
+** k < 63, bit 63 for any later one */
+static uint64_t param_bit(int k) { return (uint64_t)1 << (k < 63 ? k : 63); }
+
+/* ga_api_bind, with the ndarray metatable's identity (or NULL) for the
+** quick type test */
+int ga_api_bind_in(lua_State *L, const ga_decl *d, const char *fname, int base, int top, const void *array_mt) {
   if (!fname) fname = d->fname;
   int nargs = top - base + 1, opts = 0;
+  uint64_t named = 0;          /* the parameters the options table names */
+  const char *unknown = NULL;  /* its first key that names none */
   if (nargs > 0 && is_plain_table(L, top)) {
     /* a trailing options table; `{}` is a value where the parameter it
     ** would fill by position takes a table, and a named table is one where
-    ** that parameter takes a dict */
+    ** that parameter takes a dict. One walk over the keys tells whether
+    ** they are all strings (else the table is a value) and which
+    ** parameters they name; an unknown one raises below, after the
+    ** count of arguments is checked. */
     const ga_declparam *s = slot(d, nargs - 1);
     lua_pushnil(L);
-    int empty = !lua_next(L, top);
-    if (!empty) lua_pop(L, 2);
-    if (empty) opts = !(s && takes_table(s));
-    else opts = ga_api_is_options(L, top) && !(s && takes_dict(s));
+    if (!lua_next(L, top)) {
+      opts = !(s && takes_table(s));
+    } else if (s && takes_dict(s)) {
+      lua_pop(L, 2);
+    } else {
+      opts = 1;
+      do {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+          lua_pop(L, 1);
+          opts = 0, named = 0, unknown = NULL;
+          break;
+        }
+        const char *key = lua_tostring(L, -1);   /* kept alive by the table */
+        int k = option_param(d, key);
+        if (k >= 0) named |= param_bit(k);
+        else if (!unknown) unknown = key;
+      } while (lua_next(L, top));
+    }
   }
   int npos = nargs - opts;
   /* nils past the last parameter are no arguments (f(x, nil) from code
@@ -311,18 +377,18 @@ int ga_api_bind(lua_State *L, const ga_decl *d, const char *fname, int base, int
     ga_error(L, "%s: too many arguments (at most %d, got %d)", fname, d->npos - self, npos - self);
   }
   int optidx = opts ? top : 0;
-  if (optidx) ga_api_check_options(L, optidx, d, fname);
+  if (unknown) unknown_option(L, d, fname, unknown);
   luaL_checkstack(L, d->np + (npos > d->npos ? npos - d->npos : 0) + 8, "gpuarray: too many arguments");
   int pushed = 0;
   for (int k = 0; k < d->np; k++) {
     const ga_declparam *p = &d->p[k];
     if (p->vararg) continue;
-    int given = 0;
-    if (k < npos && k < d->npos && !lua_isnil(L, base + k)) {
+    int given = 0, t = LUA_TNIL;
+    if (k < npos && k < d->npos && (t = lua_type(L, base + k)) != LUA_TNIL) {
       lua_pushvalue(L, base + k);
       given = 1;
     }
-    if (optidx && !(k == 0 && self)) {
+    if ((named & param_bit(k)) && !(k == 0 && self)) {
       for (int a = 0; a < p->nnames; a++) {
         if (lua_getfield(L, optidx, p->names[a]) == LUA_TNIL) {
           lua_pop(L, 1);
@@ -335,10 +401,11 @@ int ga_api_bind(lua_State *L, const ga_decl *d, const char *fname, int base, int
           ga_error(L, "%s: '%s' and '%s' name the same option: give one", fname, p->names[0], p->names[a]);
         }
         given = 2;
+        t = lua_type(L, -1);
       }
     }
     if (given) {
-      check_value(L, -1, d, p, fname);
+      if (p->nalt && !quick_ok(L, -1, t, p->kinds, array_mt)) check_value(L, -1, d, p, fname);
     } else {
       switch (p->defkind) {
       case GA_DEF_BOOL: lua_pushboolean(L, p->defbool); break;
@@ -360,9 +427,14 @@ int ga_api_bind(lua_State *L, const ga_decl *d, const char *fname, int base, int
     const ga_declparam *p = &d->p[d->vararg];
     for (int i = d->npos; i < npos; i++) {
       lua_pushvalue(L, base + i);
-      if (!lua_isnil(L, -1)) check_value(L, -1, d, p, fname);
+      int t = lua_type(L, -1);
+      if (t != LUA_TNIL && p->nalt && !quick_ok(L, -1, t, p->kinds, array_mt)) check_value(L, -1, d, p, fname);
       pushed++;
     }
   }
   return pushed;
+}
+
+int ga_api_bind(lua_State *L, const ga_decl *d, const char *fname, int base, int top) {
+  return ga_api_bind_in(L, d, fname, base, top, ga_state_get(L)->array_mt);
 }

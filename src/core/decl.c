@@ -337,6 +337,8 @@ int ga_decl_parse(ga_decl *d, const char *text, size_t len, char *err, size_t er
     cur += comma + 1;
   }
   d->np = n;
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < params[k].nalt; i++) params[k].kinds |= 1u << params[k].alt[i].kind;
   /* a required positional parameter after an optional one could never be
   ** left out: the declaration is refused */
   int seen_opt = 0;
@@ -400,7 +402,7 @@ void ga_decl_free(ga_decl *d) {
 int ga_decl_find(const ga_decl *d, const char *name) {
   for (int k = 0; k < d->np; k++)
     for (int a = 0; a < d->p[k].nnames; a++)
-      if (strcmp(d->p[k].names[a], name) == 0) return k;
+      if (d->p[k].names[a][0] == name[0] && strcmp(d->p[k].names[a], name) == 0) return k;
   return -1;
 }
 

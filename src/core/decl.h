@@ -54,6 +54,7 @@ typedef struct {
   int optional;             /* nil is fine: `?` or a default */
   int kwonly;               /* after `*`: only by name */
   int vararg;               /* `...` */
+  unsigned kinds;           /* 1u << kind of each alternative: the binder's quick test */
   int defkind;              /* ga_defkind; GA_DEF_NONE: required unless optional */
   int defbool;
   long long defint;

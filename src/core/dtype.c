@@ -29,7 +29,7 @@ const ga_dtype_info ga_dtypes[GA_NDTYPES] = {
 
 int ga_dtype_lookup(const char *name) {
   for (int t = 0; t < GA_NDTYPES; t++)
-    if (strcmp(ga_dtypes[t].name, name) == 0) return t;
+    if (ga_dtypes[t].name[0] == name[0] && strcmp(ga_dtypes[t].name, name) == 0) return t;
   return -1;
 }
 
