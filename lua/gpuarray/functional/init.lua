@@ -94,9 +94,10 @@ axis's place: arr.shape[..axis-1] .. result.shape .. arr.shape[axis+1..].
     local full = {}
     for _, n in ipairs(outer) do full[#full + 1] = n end
     for _, n in ipairs(rshape) do full[#full + 1] = n end
-    -- ga.reshape: its shape parameter takes `{}` (a 1-D arr and a 0-d
-    -- result give a 0-d array, as NumPy's)
     local buff = ga.reshape(ga.stack(results), full)
+    -- a 1-D arr and a number result: the 0-d array itself (ascontiguousarray
+    -- makes at least 1-D, as NumPy's does)
+    if #full == 0 then return buff end
     return ga.ascontiguousarray(buff:transpose(trailing_to(buff.ndim, #rshape, d)))
   end)
 
