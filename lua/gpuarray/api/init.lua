@@ -64,6 +64,17 @@ function api.def(tbl, text, impl)
   return f
 end
 
+--- Declare and bind a list of functions that take no arguments, each entry
+-- {signature, summary, f}: tbl[name] = a bound function that checks there
+-- are none and calls f() (C functions of the module under their public
+-- names). prefix goes before each signature ("nccl." for ga.nccl's).
+function api.def_nullary(tbl, prefix, list)
+  for _, d in ipairs(list) do
+    local c = d[3]
+    api.def(tbl, prefix .. d[1] .. "\n" .. d[2], function() return c() end)
+  end
+end
+
 --- Declare a function that applies its declaration itself (a C function
 -- on a hot path, a callable object such as a ufunc): returns the parsed
 -- declaration to hand to it. f may be nil when it is made later (then

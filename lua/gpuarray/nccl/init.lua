@@ -8,17 +8,14 @@ return function(ga)
   local api = require "gpuarray.api"
   local raw = ga._core.nccl
   local nccl = {}
-  for _, d in ipairs {
+  api.def_nullary(nccl, "nccl.", {
     { "get_version() -> integer", "NCCL's version code (21903 for 2.19.3).", raw.get_version },
     { "get_unique_id() -> string", "A new NCCL unique id (128 bytes) for the ranks of one communicator.",
       raw.get_unique_id },
     { "group_start()", "Begins an NCCL group: the collectives queued until group_end launch together.",
       raw.group_start },
     { "group_end()", "Ends an NCCL group and launches what it queued.", raw.group_end },
-  } do
-    local c = d[3]
-    api.def(nccl, "nccl." .. d[1] .. "\n" .. d[2], function() return c() end)
-  end
+  })
 
   -- NCCL is of use only with a device to run on: a machine with libnccl and
   -- no GPU answers false too, with both facts (the library's own answer
