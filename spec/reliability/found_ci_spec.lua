@@ -47,4 +47,46 @@ describe("fuzz findings: extreme sizes that hung", function()
               "sparse.diags: no diagonals given")
     end)
   end)
+
+  it("chebwin past 2^15 points raises instead of a long host FFT (fuzz decl, 30-minute run)", function()
+    quickly(function()
+      gaerror(function() ga.scipy.signal.windows.chebwin(32770, 4294967294) end,
+              "scipy.signal.windows.chebwin: Window length M = 32770 is more than the 32768 points chebwin")
+      gaerror(function() ga.scipy.signal.windows.get_window({ "chebwin", 100 }, 40000) end,
+              "scipy.signal.windows.get_window: Window length M = 40000 is more than the 32768 points")
+    end)
+  end)
+end)
+
+describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minute run)", function()
+  it("make_lsq_spline refuses a negative degree", function()
+    gaerror(function()
+      ga.scipy.interpolate.make_lsq_spline(ga.empty({ 0 }, "int8"), ga.empty({ 0 }, "float16"),
+        ga.empty({ 0 }, "int8"), -3, {})
+    end, "scipy.interpolate.make_lsq_spline: k must be non-negative, got -3")
+  end)
+
+  it("ndimage's measurements refuse a NaN label index, as a number or a 0-d array", function()
+    gaerror(function() ga.scipy.ndimage.maximum(ga.empty({ 3, 0 }, "uint32"), ga.empty({ 0 }, "uint16"), 0 / 0) end,
+            "scipy.ndimage.maximum: index must be a label value, got NaN")
+  end)
+
+  it("interpn and RegularGridInterpolator refuse an empty list of points", function()
+    gaerror(function() ga.scipy.interpolate.interpn({}, {}, {}) end,
+            "scipy.interpolate.interpn: points must list one 1-D array per axis, got an empty list")
+  end)
+
+  it("the spectral routines say an empty signal has no segment (stft with a negative noverlap divided by 0)", function()
+    gaerror(function() ga.scipy.signal.stft(ga.empty({ 0 }, "int8"), 0, nil, 10, -2147483648) end,
+            "scipy.signal.stft: x is empty along the axis: no segment to take")
+    gaerror(function() ga.scipy.signal.welch(ga.empty({ 0 }, "float32"), { nperseg = 10 }) end,
+            "scipy.signal.welch: x is empty along the axis: no segment to take")
+  end)
+
+  it("hilbert2 refuses an N whose entries are not integers", function()
+    gaerror(function()
+      ga.scipy.signal.hilbert2(ga.empty({ 1, 0 }, "float32"), { "R\"x(", ga.empty({ 0, 12, 1 }) }, {})
+    end,
+            "scipy.signal.hilbert2: When given as a tuple, N must hold exactly two positive integers")
+  end)
 end)

@@ -249,6 +249,7 @@ even k); bc_type nil only.
   end)
 
   local function lsq(fname, x, y, t, k, w, axis)
+    if k < 0 then fail(("%s: k must be non-negative, got %d"):format(fname, k)) end
     local xs = C.list(x, fname, "x")
     local rows, r, trail, _, m = C.rows(y, axis, fname)
     if #xs ~= m then fail(fname .. ": Shapes of x and y are incompatible") end

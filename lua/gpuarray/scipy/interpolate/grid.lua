@@ -125,6 +125,7 @@ long long j%d; double t%d;
     end
     local v = is_array(values) and values or ga.asarray(values)
     local N = #points
+    if N == 0 then fail(fname .. ": points must list one 1-D array per axis, got an empty list") end
     if N > v.ndim then
       fail(fname .. (": There are %d point arrays, but values has %d dimensions"):format(N, v.ndim))
     end

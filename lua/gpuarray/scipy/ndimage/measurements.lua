@@ -114,7 +114,9 @@ if (slot >= 0 && v >= mn && v <= mx) {
       else
         how = 2
         local list
-        if type(index) == "number" then list = { index }
+        if type(index) == "number" then
+          if index ~= index then fail(fname .. ": index must be a label value, got NaN") end
+          list = { index }
         else
           -- an N-d index is taken flat; the results take its shape (SciPy's)
           local t = index
@@ -123,7 +125,10 @@ if (slot >= 0 && v >= mn && v <= mx) {
             t = index:astype("float64"):reshape(-1):totable()
             if index.ndim == 0 then t = t[1] end
           end
-          if type(t) == "number" then list = { t } else
+          if type(t) == "number" then
+            if t ~= t then fail(fname .. ": index must be a label value, got NaN") end
+            list = { t }
+          else
             list = {}
             for k = 1, rawlen(t) do
               local v = t[k]

@@ -438,7 +438,7 @@ The 2-D analytic signal of a 2-D array (N: the transform's shape).
       if N <= 0 then fail(fname .. ": When given as a tuple, N must hold exactly two positive integers") end
       s = { N, N }
     else
-      if #N ~= 2 or N[1] <= 0 or N[2] <= 0 then
+      if #N ~= 2 or math.type(N[1]) ~= "integer" or math.type(N[2]) ~= "integer" or N[1] <= 0 or N[2] <= 0 then
         fail(fname .. ": When given as a tuple, N must hold exactly two positive integers")
       end
       s = { N[1], N[2] }

@@ -207,6 +207,9 @@ template <> __device__ __forceinline__ double ga_abs2<complex128>(const complex1
     end
     local win
     win, nperseg = triage(window, nperseg, n, fname)
+    -- an empty signal leaves no segment (SciPy returns empty arrays; here
+    -- the error says why, before any step divides by the segment length)
+    if nperseg < 1 then fail(fname .. ": x is empty along the axis: no segment to take") end
     if nfft == nil then nfft = nperseg
     elseif nfft < nperseg then fail(fname .. ": nfft must be greater than or equal to nperseg.") end
     if noverlap == nil then noverlap = nperseg // 2 end

@@ -125,7 +125,7 @@ scipy.signal.windows.chebwin(M: integer, at: number, sym: boolean = true) -> nda
 The Dolph-Chebyshev window: equiripple sidelobes at attenuation `at` dB.
 ]], function(M, at, sym)
     check_M(M, "scipy.signal.windows.chebwin")
-    return U.up(HW.chebwin(M, at, sym), "float64")
+    return U.up(S.host("scipy.signal.windows.chebwin", HW.chebwin, M, at, sym), "float64")
   end)
 
   api.def(windows, [[

@@ -216,7 +216,16 @@ end
 local function acosh(x) return math.log(x + math.sqrt(x * x - 1)) end
 local function cosh(x) return (math.exp(x) + math.exp(-x)) / 2 end
 
+--- chebwin's largest M: its host FFT of M points (Bluestein's three
+-- power-of-two transforms past a power of two) takes about a second here
+-- at 2^15; SciPy has no limit, but 2^24 points would take minutes
+W.CHEBWIN_MAX = 1 << 15
+
 function W.chebwin(M, at, sym)
+  if M > W.CHEBWIN_MAX then
+    error({ msg = ("Window length M = %d is more than the %d points chebwin is computed for"):format(M,
+      W.CHEBWIN_MAX) })
+  end
   return make(M, sym, function(m)
     local order = m - 1.0
     local beta = cosh(1.0 / order * acosh(10 ^ (math.abs(at) / 20.0)))
