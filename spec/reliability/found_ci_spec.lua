@@ -83,6 +83,14 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
             "scipy.signal.welch: x is empty along the axis: no segment to take")
   end)
 
+  it("polyval of an empty stack of 2^32 - 1 series takes one step, not 2^32 (second 30-minute run)", function()
+    quickly(function()
+      local r = ga.polynomial.polynomial.polyval(ga.empty({ 0 }, "int16"), ga.empty({ 4294967295, 4, 5, 0 }, "int16"), {})
+      assert.same({ 4, 5, 0, 0 }, r.shape)
+      assert.equal("float64", r.dtype)
+    end)
+  end)
+
   it("hilbert2 refuses an N whose entries are not integers", function()
     gaerror(function()
       ga.scipy.signal.hilbert2(ga.empty({ 1, 0 }, "float32"), { "R\"x(", ga.empty({ 0, 12, 1 }) }, {})

@@ -143,6 +143,7 @@ index) at x by Horner's rule on the device. tensor: every series at every x.
     if c.ndim == 0 then c = c:reshape(1) end
     if C.kind(c.dtype) ~= "f" and C.kind(c.dtype) ~= "c" then c = c:astype("float64") end
     local n = c.shape[1]
+    if n == 0 then fail("polynomial.polynomial.polyval: c has no coefficients") end
     if c.ndim == 1 then
       local t, cs = c:totable(), ga[c.dtype]
       local c0 = cs(t[n]) + x * 0
@@ -155,6 +156,9 @@ index) at x by Horner's rule on the device. tensor: every series at every x.
       c = c:reshape(shape)
     end
     local c0 = c[n] + x * 0
+    -- an empty result (series or points): its shape and dtype from one
+    -- step, not n steps over nothing (n may be 2^32)
+    if c0.size == 0 then return c0 end
     for i = n - 1, 1, -1 do c0 = c[i] + c0 * x end
     return c0
   end)
