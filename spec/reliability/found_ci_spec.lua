@@ -92,6 +92,30 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
     end)
   end)
 
+  it("iircomb refuses a comb of more than 2^24 taps (w0 = 1e-300 left N a float: third run)", function()
+    gaerror(function() ga.scipy.signal.iircomb(1e-300, 1, "notch") end,
+            "scipy.signal.iircomb: fs / w0 = 1.9999999999999998e+300: a comb of more than 16777216 taps")
+  end)
+
+  it("label refuses more than 12 dimensions before walking a 3^N structure (third run)", function()
+    quickly(function()
+      gaerror(function()
+        ga.scipy.ndimage.label(ga.empty({ 3, 2147483648, 2, 0, 1, 1, 0, 4, 0, 0, 3, 5, 5, 31, 2 }, "int32"))
+      end, "scipy.ndimage.label: arrays of 15 dimensions: at most 12 are supported")
+    end)
+  end)
+
+  it("RBFInterpolator counts its monomials before listing them (2^32 dimensions overflowed the stack)", function()
+    quickly(function()
+      gaerror(function() ga.scipy.interpolate.RBFInterpolator(ga.empty({ 0, 4294967296 }, "int16"), {}) end,
+              "scipy.interpolate.RBFInterpolator: `y` has 4294967296 dimensions: at most 4096 are supported")
+      gaerror(function()
+        ga.scipy.interpolate.RBFInterpolator(ga.empty({ 0, 3 }, "int16"), ga.empty({ 0 }), { degree = 2 })
+      end,
+              "scipy.interpolate.RBFInterpolator: At least 10 data points are required when the polynomial degree is 2")
+    end)
+  end)
+
   it("hilbert2 refuses an N whose entries are not integers", function()
     gaerror(function()
       ga.scipy.signal.hilbert2(ga.empty({ 1, 0 }, "float32"), { "R\"x(", ga.empty({ 0, 12, 1 }) }, {})

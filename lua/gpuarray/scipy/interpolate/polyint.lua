@@ -227,6 +227,20 @@ system solved on the GPU (neighbors is not supported).
       trail[#trail + 1] = vals.shape[k]
       r = r * vals.shape[k]
     end
+    -- the points' dimensions are walked on the host (the polynomial's
+    -- monomials, the data's box): bounded, and the monomials counted
+    -- (C(dim + degree, degree)) before they are listed
+    if dim > 4096 then fail(("%s: `y` has %d dimensions: at most 4096 are supported"):format(fname, dim)) end
+    do
+      local nm = degree < 0 and 0 or 1
+      for k = 1, math.max(degree, 0) do
+        nm = nm * (dim + k) / k
+        if k > 64 and nm > p then break end   -- a huge degree: enough to refuse
+      end
+      if nm > p then
+        fail(fname .. (": At least %.0f data points are required when the polynomial degree is %d"):format(nm, degree))
+      end
+    end
     pts = ga.ascontiguousarray(pts:astype("float64"))
     local self = setmetatable({ y = pts, d = dim, m = p, kernel = kernel, eps = epsilon, trail = trail,
                                 mono = monomials(dim, degree) }, RB)

@@ -125,6 +125,8 @@ with an output array given, only n.
     if S.COMPLEX[x.dtype] then fail(fname .. ": Complex type not supported") end
     local x1 = x.ndim == 0 and x:reshape(1) or x
     local N = x1.ndim
+    -- the structure has 3^N entries, walked on the host (SciPy has no bound)
+    if N > 12 then fail(("%s: arrays of %d dimensions: at most 12 are supported"):format(fname, N)) end
     local flat
     if structure == nil then
       flat = cross(N)

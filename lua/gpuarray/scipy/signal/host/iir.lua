@@ -335,6 +335,10 @@ function H.iircomb(w0, Q, ftype, fs, pass_zero)
   local N = math.floor(q + 0.5)
   if q + 0.5 == N and N % 2 == 1 then N = N - 1 end
   N = math.tointeger(N)
+  -- the comb has N + 1 taps, made as host lists: bounded (SciPy is not)
+  if N == nil or N > 1 << 24 then
+    raise(("fs / w0 = %.17g: a comb of more than %d taps is not made"):format(q, 1 << 24))
+  end
   if math.abs(w0 - fs / N) / fs > 1e-14 then raise("fs must be divisible by w0.") end
   w0 = (2 * math.pi * w0) / fs
   local w_delta = w0 / Q
