@@ -21,6 +21,18 @@ end
 
 local function fake(shape, dt) return T.lazy_fake(shape, dt or "float32") end
 
+-- The specs that hand a fake array (host memory) to an eager operation,
+-- which fails for want of a device here: where there is one, the
+-- operation would reach the device with a host pointer (memcheck: an
+-- invalid global read), so they run where there is none (CI)
+local function no_device_it(name, f)
+  if helper.gpu then
+    pending(name .. " (needs no device: its fake arrays are host memory)")
+  else
+    it(name, f)
+  end
+end
+
 describe("lazy evaluation (CPU)", function()
   it("is declared: set_lazy returns the previous setting, get_lazy reads it, per state", function()
     local prev = ga.get_lazy()
@@ -187,7 +199,7 @@ describe("lazy evaluation (CPU)", function()
     end)
   end)
 
-  it("a write into memory a pending chain reads computes the chain first", function()
+  no_device_it("a write into memory a pending chain reads computes the chain first", function()
     with_lazy(true, function()
       T.lazy_dry(true)
       local x = fake({ 6 })
@@ -205,7 +217,7 @@ describe("lazy evaluation (CPU)", function()
     end)
   end)
 
-  it("in-place forms and out= are pending writes, landed in program order", function()
+  no_device_it("in-place forms and out= are pending writes, landed in program order", function()
     with_lazy(true, function()
       T.lazy_dry(true)
       local x = fake({ 5 })
@@ -250,7 +262,7 @@ describe("lazy evaluation (CPU)", function()
     end)
   end)
 
-  it("views, indexing, reductions and host reads of a pending array compute it", function()
+  no_device_it("views, indexing, reductions and host reads of a pending array compute it", function()
     with_lazy(true, function()
       T.lazy_dry(true)
       local a = fake({ 4, 3 })

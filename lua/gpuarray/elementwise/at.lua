@@ -61,6 +61,17 @@ return function(ga, methods)
     return dt == "complex128" and not (name == "add" or name == "subtract")
   end
 
+  --- b already has the indexed shape (the common case: no view to make;
+  -- a view costs about a tenth of add.at's host time)
+  local function same_shape(b, shape)
+    if b.ndim ~= #shape then return false end
+    local bs = b.shape
+    for d = 1, #shape do
+      if bs[d] ~= shape[d] then return false end
+    end
+    return true
+  end
+
   local kernels = {}
   local function kernel(u, A, nidx, has_b)
     local name = u.name
@@ -135,7 +146,7 @@ return function(ga, methods)
         fname, type(indices)))
     end
     for i, v in ipairs(list) do
-      v = ga.asarray(v)
+      if not is_array(v) then v = ga.asarray(v) end
       if not v.dtype:match("int") then fail(("%s: indices must be integers, got %s"):format(fname, v.dtype)) end
       list[i] = v.dtype == "int64" and v or v:astype("int64")
     end
@@ -173,7 +184,7 @@ return function(ga, methods)
         b = (type(b) == "table" and C:match("^complex")) and ga.asarray(b, C) or ga.asarray(b)
       end
       if b.dtype ~= C then b = b:astype(C) end
-      b = ga.broadcast_to(b, shape)
+      if not same_shape(b, shape) then b = ga.broadcast_to(b, shape) end
     end
     if total == 0 then return end
     for d = 1, nidx do
