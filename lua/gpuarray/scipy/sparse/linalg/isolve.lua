@@ -17,7 +17,6 @@ return function(ga, L)
   local def = api.def
   local fail = internal.fail
   local K = L._krylov
-  local core = ga._core
 
   -- the stopping tolerance and the early returns SciPy makes before the
   -- loop: nil, x when b = 0 (x = b, info 0)
@@ -180,209 +179,11 @@ iteration. Convergence is read back every 8 iterations (every one with a callbac
   end
   L._hessenberg_lsq = hessenberg_lsq
 
-  -- The Arnoldi step's vector work in three kernels (T the dtype, R its
-  -- real type; GM_T threads a block, GM_U elements a thread in flight):
-  --   ga_gmres_dots   h = V[0:m]^H w into Ht row m-1 (a multi-dot: each
-  --                   block folds its slice of every row, GM_G rows per
-  --                   pass over its slice of w)
-  --   ga_gmres_orth   V[m] = w - V[0:m]^T h (unscaled) and ||V[m]|| into
-  --                   Ht[m-1][m] (h read from Ht: no read back)
-  --   ga_gmres_scale  V[m] /= ||V[m]|| (0 where the norm is 0)
-  -- dots and orth leave one partial result a block (and row) in `part`;
-  -- the block that finishes last (an atomic ticket in cnt, reset by it)
-  -- sums them in a fixed order: one launch each, the same bits each run.
-  local GMRES_SRC = [[
-#define GM_T 256
-#define GM_U 4
-#define GM_G 8
-// dots: at most 64 registers (4 blocks an SM, as the grid) where that does not spill
-#define GM_DOTS_MINB (sizeof(T) > 8 ? 2 : 4)
-__device__ __forceinline__ float gm_shfl(float v, int o) { return __shfl_down_sync(0xffffffffu, v, o); }
-__device__ __forceinline__ double gm_shfl(double v, int o) { return __shfl_down_sync(0xffffffffu, v, o); }
-template <typename X> __device__ __forceinline__ complex<X> gm_shfl(const complex<X> &v, int o) {
-  return complex<X>(gm_shfl(v.re, o), gm_shfl(v.im, o));
-}
-template <typename X> __device__ __forceinline__ X gm_warp_sum(X v) {
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v = v + gm_shfl(v, o);
-  return v;
-}
-// loads of other blocks' partial results: through L2, never a stale L1 line
-__device__ __forceinline__ float gm_ld(const float *p) { return __ldcg(p); }
-__device__ __forceinline__ double gm_ld(const double *p) { return __ldcg(p); }
-template <typename X> __device__ __forceinline__ complex<X> gm_ld(const complex<X> *p) {
-  return complex<X>(__ldcg(&p->re), __ldcg(&p->im));
-}
-__device__ __forceinline__ R gm_abs2(const float &v) { return v * v; }
-__device__ __forceinline__ R gm_abs2(const double &v) { return v * v; }
-template <typename X> __device__ __forceinline__ R gm_abs2(const complex<X> &v) { return v.re * v.re + v.im * v.im; }
-
-// the last block to finish: true in every thread of it (after its
-// partial results and every other block's are visible)
-__device__ __forceinline__ bool gm_last_block(unsigned int *cnt) {
-  __shared__ bool last;
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(cnt, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (last) __threadfence();
-  return last;
-}
-
-extern "C" __global__ void __launch_bounds__(GM_T, GM_DOTS_MINB)
-ga_gmres_dots(const T *__restrict__ V, const T *__restrict__ w, T *Ht, T *part, unsigned int *cnt, int m, int ld,
-              long long n) {
-  __shared__ T sh[GM_G][GM_T / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const long long stride = (long long)gridDim.x * GM_T;
-  const long long first = (long long)blockIdx.x * GM_T + threadIdx.x;
-  for (int k0 = 0; k0 < m; k0 += GM_G) {
-    T acc[GM_G];
-#pragma unroll
-    for (int q = 0; q < GM_G; q++) acc[q] = T(0);
-    for (long long i0 = first; i0 < n; i0 += stride * GM_U) {
-      T wv[GM_U];
-#pragma unroll
-      for (int u = 0; u < GM_U; u++) {
-        const long long i = i0 + u * stride;
-        wv[u] = i < n ? w[i] : T(0);
-      }
-#pragma unroll
-      for (int q = 0; q < GM_G; q++) {
-        if (k0 + q < m) {
-          const T *row = V + (long long)(k0 + q) * n;
-#pragma unroll
-          for (int u = 0; u < GM_U; u++) {
-            const long long i = i0 + u * stride;
-            if (i < n) acc[q] = acc[q] + ga_conj(row[i]) * wv[u];
-          }
-        }
-      }
-    }
-#pragma unroll
-    for (int q = 0; q < GM_G; q++) {
-      const T s = gm_warp_sum(acc[q]);
-      if (lane == 0) sh[q][warp] = s;
-    }
-    __syncthreads();
-    if (threadIdx.x < GM_G && k0 + (int)threadIdx.x < m) {
-      T s = sh[threadIdx.x][0];
-      for (int u = 1; u < GM_T / 32; u++) s = s + sh[threadIdx.x][u];
-      part[(long long)(k0 + threadIdx.x) * gridDim.x + blockIdx.x] = s;
-    }
-    __syncthreads();
-  }
-  if (!gm_last_block(cnt)) return;
-  // warp q sums rows q, q + 8, ...: lanes over the blocks, then the warp
-  for (int k = warp; k < m; k += GM_T / 32) {
-    T s = T(0);
-    for (unsigned b = lane; b < gridDim.x; b += 32) s = s + gm_ld(part + (long long)k * gridDim.x + b);
-    s = gm_warp_sum(s);
-    if (lane == 0) Ht[(long long)(m - 1) * ld + k] = s;
-  }
-  if (threadIdx.x == 0) *cnt = 0u;
-}
-
-extern "C" __global__ void __launch_bounds__(GM_T)
-ga_gmres_orth(T *__restrict__ V, const T *__restrict__ w, T *Ht, T *part, unsigned int *cnt, int m, int ld,
-              long long n) {
-  __shared__ T hs[GM_T];
-  __shared__ R sh[GM_T / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const T *h = Ht + (long long)(m - 1) * ld;
-  if (threadIdx.x < m) hs[threadIdx.x] = h[threadIdx.x];
-  __syncthreads();
-  const T *hh = m <= GM_T ? hs : h;
-  T *out = V + (long long)m * n;
-  const long long stride = (long long)gridDim.x * GM_T;
-  R acc = R(0);
-  for (long long i0 = (long long)blockIdx.x * GM_T + threadIdx.x; i0 < n; i0 += stride * GM_U) {
-    T u[GM_U];
-#pragma unroll
-    for (int q = 0; q < GM_U; q++) {
-      const long long i = i0 + q * stride;
-      u[q] = i < n ? w[i] : T(0);
-    }
-    for (int k = 0; k < m; k++) {
-      const T hk = hh[k];
-      const T *row = V + (long long)k * n;
-#pragma unroll
-      for (int q = 0; q < GM_U; q++) {
-        const long long i = i0 + q * stride;
-        if (i < n) u[q] = u[q] - hk * row[i];
-      }
-    }
-#pragma unroll
-    for (int q = 0; q < GM_U; q++) {
-      const long long i = i0 + q * stride;
-      if (i < n) {
-        out[i] = u[q];
-        acc = acc + gm_abs2(u[q]);
-      }
-    }
-  }
-  acc = gm_warp_sum(acc);
-  if (lane == 0) sh[warp] = acc;
-  __syncthreads();
-  R *rpart = reinterpret_cast<R *>(part);
-  if (threadIdx.x == 0) {
-    R s = sh[0];
-    for (int u = 1; u < GM_T / 32; u++) s = s + sh[u];
-    rpart[blockIdx.x] = s;
-  }
-  if (!gm_last_block(cnt)) return;
-  if (warp == 0) {
-    R s = R(0);
-    for (unsigned b = lane; b < gridDim.x; b += 32) s = s + gm_ld(rpart + b);
-    s = gm_warp_sum(s);
-    if (lane == 0) {
-      Ht[(long long)(m - 1) * ld + m] = T((R)sqrt((double)s));
-      *cnt = 0u;
-    }
-  }
-}
-
-extern "C" __global__ void __launch_bounds__(GM_T)
-ga_gmres_scale(T *__restrict__ V, const T *__restrict__ Ht, int m, int ld, long long n) {
-  const T hn = Ht[(long long)(m - 1) * ld + m];
-  const bool ok = ga_real(hn) > R(0);
-  T *v = V + (long long)m * n;
-  const long long stride = (long long)gridDim.x * GM_T;
-  for (long long i0 = (long long)blockIdx.x * GM_T + threadIdx.x; i0 < n; i0 += stride * GM_U) {
-    T x[GM_U];
-#pragma unroll
-    for (int q = 0; q < GM_U; q++) {
-      const long long i = i0 + q * stride;
-      x[q] = i < n ? v[i] : T(0);
-    }
-#pragma unroll
-    for (int q = 0; q < GM_U; q++) {
-      const long long i = i0 + q * stride;
-      if (i < n) v[i] = ok ? x[q] / hn : T(0);
-    }
-  }
-}
-]]
-  local CTYPE = { float32 = "float", float64 = "double", complex64 = "complex64", complex128 = "complex128" }
-  local gm = {}
-  --- gmres's three kernels for a dtype (one RawModule, compiled when
-  -- made: for the compile specs too)
-  function L._gmres_kernels(dt)
-    if not gm[dt] then
-      local mod = ga.RawModule(core.compile.kernel_source("common") .. core.compile.kernel_source("math")
-        .. ("typedef %s T;\ntypedef %s R;\n"):format(CTYPE[dt], CTYPE[K.REAL[dt]]) .. GMRES_SRC)
-      gm[dt] = { dots = mod:get_function("ga_gmres_dots"), orth = mod:get_function("ga_gmres_orth"),
-                 scale = mod:get_function("ga_gmres_scale") }
-    end
-    return gm[dt]
-  end
-  -- blocks of the gmres kernels: GM_T * GM_U = 1024 elements a block and
-  -- pass, at most 4 blocks an SM (one wave; each block's partial results
-  -- are summed by the last one)
-  local gm_sms
-  local function gmres_blocks(n)
-    gm_sms = gm_sms or ga.device_properties().multiprocessors
-    return math.max(1, math.min((n + 1023) // 1024, 4 * gm_sms))
+  local gm_scale
+  function L._gmres_kernels()
+    gm_scale = gm_scale or ga.ElementwiseKernel("T w, T hn", "T v",
+      "v = ga_real(hn) > 0 ? w / hn : T(0);", "ga_gmres_scale")
+    return gm_scale
   end
 
   def(L, [[
@@ -404,7 +205,7 @@ relative residual estimate) after each Arnoldi step (one read back a step then).
     local tol, bnrm = tolerance(bb, rtol, atol, fname)
     if not tol then return bb, 0 end
     callback_type = callback_type or "pr_norm"
-    local gk = L._gmres_kernels(dt)
+    local scale = L._gmres_kernels()
     local complex = K.is_complex(dt)
     local r
     x, r = start(op, bb, x, dt)
@@ -412,34 +213,24 @@ relative residual estimate) after each Arnoldi step (one read back a step then).
     local Ht = ga.zeros({ restart, restart + 1 }, dt)
     local rnorm = K.number(K.nrm2(r))
     if rnorm <= tol then return x, 0 end
-    -- Why three kernels (issue 27, bench key gmres_poisson_1024^2_200it_ms):
-    -- the Gram-Schmidt step (classical, as before) takes V and Ht whole
-    -- with the step number j, so a step makes no view and allocates
-    -- nothing past the product: dots (h = V^H w into Ht: reads the j rows
-    -- and w once), orth (V[j+1] = w - V^T h unscaled and its norm into Ht:
-    -- reads them once more, writes a row), scale (V[j+1] / norm: reads
-    -- and writes a row). A step moves (2 j + 5) rows of n values past the
-    -- product in 3 launches, none read back; cuBLAS gemv, gemv, subtract,
-    -- nrm2 (2 launches) and scale moved (2 j + 7) rows in 6 launches with
-    -- 2 allocations and 4 views (complex: 2 more conj passes and
-    -- allocations). In the bench a row is 4 MiB: 8 MiB and 3 launches a
-    -- step fewer, and far fewer host calls.
-    local blocks = gmres_blocks(n)
-    local part = ga.empty(restart * blocks, dt)     -- one partial result a block (and row)
-    local cnt = ga.zeros(1, "int32")                -- the last block's ticket, reset by it
-    local rows = {}
-    for j = 1, restart + 1 do rows[j] = V[j] end
-    local ld = restart + 1
     for _ = 1, maxiter do
-      ga.multiply(r, 1 / rnorm, { out = rows[1] })
+      ga.multiply(r, 1 / rnorm, { out = V[1] })
       local res, solve
       local k = restart
       for j = 1, restart do
-        local vj = rows[j]
+        local vj = V[j]
         local w = K.apply(op, psolve and psolve(vj) or vj, dt)
-        gk.dots(blocks, 256, { V, w, Ht, part, cnt, j, ld, n })
-        gk.orth(blocks, 256, { V, w, Ht, part, cnt, j, ld, n })
-        gk.scale(blocks, 256, { V, Ht, j, ld, n })
+        local Vj = V[{ { 1, j } }]
+        local hrow = Ht[j][{ { 1, j } }]
+        if complex then
+          ga.conj(ga.matmul(Vj, ga.conj(w)), { out = hrow })     -- V^H w
+        else
+          ga.matmul(Vj, w, { out = hrow })
+        end
+        w = ga.subtract(w, ga.matmul(hrow, Vj))
+        local hn = Ht[j][{ { j + 1, j + 1 } }]:reshape({})
+        K.nrm2(w, hn)
+        scale(w, hn, V[j + 1])
         if callback and callback_type ~= "x" then
           -- SciPy reports the preconditioned residual estimate each step
           local est = hessenberg_lsq(Ht:totable(), j, rnorm)
