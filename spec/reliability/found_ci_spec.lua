@@ -56,6 +56,17 @@ describe("fuzz findings: extreme sizes that hung", function()
               "scipy.signal.windows.get_window: Window length M = 40000 is more than the 32768 points")
     end)
   end)
+
+  it("firwin and firwin2 refuse more than 2^24 taps, as the windows do (fuzz decl, fourth run)", function()
+    quickly(function()
+      gaerror(function() ga.scipy.signal.firwin(4611686018427387905, 1e-300, nil, "int32") end,
+              "scipy.signal.firwin: numtaps = 4611686018427387905 is more than the 16777216 taps")
+      gaerror(function() ga.scipy.signal.firwin2(16777217, { 0, 1 }, { 1, 0 }) end,
+              "scipy.signal.firwin2: numtaps = 16777217 is more than the 16777216 taps")
+      gaerror(function() ga.scipy.signal.firwin2(5, { 0, 1 }, { 1, 0 }, 1 << 40) end,
+              "scipy.signal.firwin2: nfreqs = 1099511627776 is more than the 16777217 points")
+    end)
+  end)
 end)
 
 describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minute run)", function()
