@@ -127,6 +127,28 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
     end)
   end)
 
+  it("residue, residuez and unique_roots refuse a negative or NaN tol (fuzz decl, fourth run)", function()
+    -- every root was in no group, itself included: a NaN root of
+    -- multiplicity 0 whose factor residue then divided (poly.lua:215)
+    gaerror(function() ga.scipy.signal.residue(-128, { math.mininteger, true }, -4, {}) end,
+            "scipy.signal.residue: tol must be a non-negative number, got -4")
+    gaerror(function() ga.scipy.signal.residuez({ 1 }, { 1, 2 }, 0 / 0) end,
+            "scipy.signal.residuez: tol must be a non-negative number, got NaN")
+    gaerror(function() ga.scipy.signal.unique_roots({ 1, 2 }, -1) end,
+            "scipy.signal.unique_roots: tol must be a non-negative number, got -1")
+  end)
+
+  it("the host roots refuse an inf or NaN companion matrix as numpy.roots does (fuzz decl, fourth run)", function()
+    -- a = {0, inf, 1, 3} normalised to {NaN, 0, 0}: NaN poles that
+    -- zpk2sos's pairing indexed as nothing (cx.lua:28)
+    gaerror(function() ga.scipy.signal.tf2sos(5, { 0, 1 / 0, true, 3 }) end,
+            "scipy.signal.tf2sos: Array must not contain infs or NaNs")
+    gaerror(function() ga.scipy.signal.tf2zpk({ 1, 0 / 0, 3 }, { 1, 2, 3 }) end,
+            "scipy.signal.tf2zpk: Array must not contain infs or NaNs")
+    gaerror(function() ga.scipy.signal.zpk2sos({}, { 0 / 0, 0 / 0 }, 1) end,
+            "scipy.signal.zpk2sos: zeros and poles must not be NaN")
+  end)
+
   it("hilbert2 refuses an N whose entries are not integers", function()
     gaerror(function()
       ga.scipy.signal.hilbert2(ga.empty({ 1, 0 }, "float32"), { "R\"x(", ga.empty({ 0, 12, 1 }) }, {})
