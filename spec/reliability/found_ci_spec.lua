@@ -156,3 +156,15 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
             "scipy.signal.hilbert2: When given as a tuple, N must hold exactly two positive integers")
   end)
 end)
+
+describe("fuzz findings: plain Lua errors outside the SciPy layer (fuzz decl, fourth run)", function()
+  it("histogramdd refuses a complex sample before taking its columns, and a sample of no dimensions", function()
+    -- a {0, 0} sample has no column: the weights' count read cols[1]
+    -- (histograms.lua:256)
+    gaerror(function()
+      ga.histogramdd(ga.empty({ 0, 0 }, "complex128"), { weights = ga.empty({ 3, 1099511627776, 0, 1 }, "int64") })
+    end, "histogramdd: complex values have no order for bins")
+    gaerror(function() ga.histogramdd(ga.empty({ 5, 0 }, "float32")) end,
+            "histogramdd: the sample has no dimensions (D = 0)")
+  end)
+end)
