@@ -149,6 +149,16 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
             "scipy.signal.zpk2sos: zeros and poles must not be NaN")
   end)
 
+  it("grey morphology checks the footprint's dimensions before its shape is read (fuzz decl, fourth run)", function()
+    -- footprint = false is an array_like (0-d, as numpy.asarray(False)):
+    -- the dilation's origin shift read the size it stood for
+    -- (morphology.lua:295); SciPy raises an IndexError there
+    gaerror(function() ga.scipy.ndimage.grey_dilation(ga.empty({ 0 }, "int32"), { footprint = false, cval = 4 }) end,
+            "scipy.ndimage.grey_dilation: footprint array has incorrect shape.")
+    gaerror(function() ga.scipy.ndimage.grey_erosion(ga.empty({ 0, 3 }, "int32"), { structure = { 1, 2 } }) end,
+            "scipy.ndimage.grey_erosion: structure array has incorrect shape")
+  end)
+
   it("hilbert2 refuses an N whose entries are not integers", function()
     gaerror(function()
       ga.scipy.signal.hilbert2(ga.empty({ 1, 0 }, "float32"), { "R\"x(", ga.empty({ 0, 12, 1 }) }, {})
