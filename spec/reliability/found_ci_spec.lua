@@ -168,6 +168,25 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
 end)
 
 describe("fuzz findings: plain Lua errors outside the SciPy layer (fuzz decl, fourth run)", function()
+  it("fht's coefficients at two poles take the q factors between them, not two factorials (seed 7)", function()
+    quickly(function()
+      -- mu = 2^63 - 1 wrapped to -2^63 in integers: both gammas at poles,
+      -- and the loop of the factorial of 2^62 ran past 10^8 instructions
+      gaerror(function() ga.scipy.fft.fht(ga.empty({ 0, 7, 6 }, "complex64"), -2, math.maxinteger) end,
+              "scipy.fft.fht: a must be real, got complex64")
+      local r = ga.scipy.fft.fht(ga.empty({ 0, 7, 6 }, "float32"), -2, math.maxinteger)
+      assert.same({ 0, 7, 6 }, r.shape)
+      assert.equal("float64", r.dtype)
+      -- no points, no coefficients (n // 2 + 1 of them for a {0, 2^40})
+      assert.same({ 0, 1099511627776 }, ga.scipy.fft.ifht(ga.empty({ 0, 1099511627776 }), 0.1, 0.5).shape)
+      -- poles 10^18 apart: 2^q is 0 and the product stops at once
+      local re = ga.scipy.fft._fht_coeffs(6, 0.1, -1e18 - 1, 0, -1e18)
+      assert.equal(0, re[1])
+      -- 2^q poch(xm, q): q = 1, xm = -2 gives -4 as SciPy
+      assert.equal(-4, ga.scipy.fft._fht_coeffs(6, 0.1, -4, 0, 1)[1])
+    end)
+  end)
+
   it("histogramdd refuses a complex sample before taking its columns, and a sample of no dimensions", function()
     -- a {0, 0} sample has no column: the weights' count read cols[1]
     -- (histograms.lua:256)
