@@ -127,6 +127,13 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
     end)
   end)
 
+  it("minimum_phase refuses an n_fft past 2^24 points (found probing next to firwin)", function()
+    quickly(function()
+      gaerror(function() ga.scipy.signal.minimum_phase({ 1, 2, 3 }, "hilbert", 1 << 40) end,
+              "scipy.signal.minimum_phase: n_fft = 1099511627776 is more than the 16777216 points")
+    end)
+  end)
+
   it("residue, residuez and unique_roots refuse a negative or NaN tol (fuzz decl, fourth run)", function()
     -- every root was in no group, itself included: a NaN root of
     -- multiplicity 0 whose factor residue then divided (poly.lua:215)

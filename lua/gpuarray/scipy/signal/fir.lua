@@ -114,6 +114,11 @@ scipy.signal.minimum_phase(h: array_like, method: "homomorphic"|"hilbert" = "hom
 The minimum-phase version of a linear-phase FIR filter h (about half its length).
 ]], function(h, method, n_fft)
     local fname = name("minimum_phase")
+    -- the host transforms n_fft points in Lua lists, several times: bounded
+    -- as a window is (2^24 points) rather than run for hours
+    if n_fft ~= nil and n_fft > HW.MAX_M then
+      fail(("%s: n_fft = %d is more than the %d points the host transforms"):format(fname, n_fft, HW.MAX_M))
+    end
     local l = vec(h, fname, "h")
     if cx.any_complex(l) then fail(fname .. ": Complex filters not supported") end
     return up(S.host(fname, R.minimum_phase, cx.reals(l), method, n_fft), "float64")
