@@ -56,6 +56,17 @@ describe("fuzz findings: extreme sizes that hung", function()
               "scipy.signal.windows.get_window: Window length M = 40000 is more than the 32768 points")
     end)
   end)
+
+  it("firwin and firwin2 refuse more than 2^24 taps, as the windows do (fuzz decl, fourth run)", function()
+    quickly(function()
+      gaerror(function() ga.scipy.signal.firwin(4611686018427387905, 1e-300, nil, "int32") end,
+              "scipy.signal.firwin: numtaps = 4611686018427387905 is more than the 16777216 taps")
+      gaerror(function() ga.scipy.signal.firwin2(16777217, { 0, 1 }, { 1, 0 }) end,
+              "scipy.signal.firwin2: numtaps = 16777217 is more than the 16777216 taps")
+      gaerror(function() ga.scipy.signal.firwin2(5, { 0, 1 }, { 1, 0 }, 1 << 40) end,
+              "scipy.signal.firwin2: nfreqs = 1099511627776 is more than the 16777217 points")
+    end)
+  end)
 end)
 
 describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minute run)", function()
@@ -116,10 +127,80 @@ describe("fuzz findings: plain Lua errors in the SciPy layer (fuzz decl, 30-minu
     end)
   end)
 
+  it("minimum_phase refuses an n_fft past 2^24 points (found probing next to firwin)", function()
+    quickly(function()
+      gaerror(function() ga.scipy.signal.minimum_phase({ 1, 2, 3 }, "hilbert", 1 << 40) end,
+              "scipy.signal.minimum_phase: n_fft = 1099511627776 is more than the 16777216 points")
+    end)
+  end)
+
+  it("residue, residuez and unique_roots refuse a negative or NaN tol (fuzz decl, fourth run)", function()
+    -- every root was in no group, itself included: a NaN root of
+    -- multiplicity 0 whose factor residue then divided (poly.lua:215)
+    gaerror(function() ga.scipy.signal.residue(-128, { math.mininteger, true }, -4, {}) end,
+            "scipy.signal.residue: tol must be a non-negative number, got -4")
+    gaerror(function() ga.scipy.signal.residuez({ 1 }, { 1, 2 }, 0 / 0) end,
+            "scipy.signal.residuez: tol must be a non-negative number, got NaN")
+    gaerror(function() ga.scipy.signal.unique_roots({ 1, 2 }, -1) end,
+            "scipy.signal.unique_roots: tol must be a non-negative number, got -1")
+  end)
+
+  it("the host roots refuse an inf or NaN companion matrix as numpy.roots does (fuzz decl, fourth run)", function()
+    -- a = {0, inf, 1, 3} normalised to {NaN, 0, 0}: NaN poles that
+    -- zpk2sos's pairing indexed as nothing (cx.lua:28)
+    gaerror(function() ga.scipy.signal.tf2sos(5, { 0, 1 / 0, true, 3 }) end,
+            "scipy.signal.tf2sos: Array must not contain infs or NaNs")
+    gaerror(function() ga.scipy.signal.tf2zpk({ 1, 0 / 0, 3 }, { 1, 2, 3 }) end,
+            "scipy.signal.tf2zpk: Array must not contain infs or NaNs")
+    gaerror(function() ga.scipy.signal.zpk2sos({}, { 0 / 0, 0 / 0 }, 1) end,
+            "scipy.signal.zpk2sos: zeros and poles must not be NaN")
+  end)
+
+  it("grey morphology checks the footprint's dimensions before its shape is read (fuzz decl, fourth run)", function()
+    -- footprint = false is an array_like (0-d, as numpy.asarray(False)):
+    -- the dilation's origin shift read the size it stood for
+    -- (morphology.lua:295); SciPy raises an IndexError there
+    gaerror(function() ga.scipy.ndimage.grey_dilation(ga.empty({ 0 }, "int32"), { footprint = false, cval = 4 }) end,
+            "scipy.ndimage.grey_dilation: footprint array has incorrect shape.")
+    gaerror(function() ga.scipy.ndimage.grey_erosion(ga.empty({ 0, 3 }, "int32"), { structure = { 1, 2 } }) end,
+            "scipy.ndimage.grey_erosion: structure array has incorrect shape")
+  end)
+
   it("hilbert2 refuses an N whose entries are not integers", function()
     gaerror(function()
       ga.scipy.signal.hilbert2(ga.empty({ 1, 0 }, "float32"), { "R\"x(", ga.empty({ 0, 12, 1 }) }, {})
     end,
             "scipy.signal.hilbert2: When given as a tuple, N must hold exactly two positive integers")
+  end)
+end)
+
+describe("fuzz findings: plain Lua errors outside the SciPy layer (fuzz decl, fourth run)", function()
+  it("fht's coefficients at two poles take the q factors between them, not two factorials (seed 7)", function()
+    quickly(function()
+      -- mu = 2^63 - 1 wrapped to -2^63 in integers: both gammas at poles,
+      -- and the loop of the factorial of 2^62 ran past 10^8 instructions
+      gaerror(function() ga.scipy.fft.fht(ga.empty({ 0, 7, 6 }, "complex64"), -2, math.maxinteger) end,
+              "scipy.fft.fht: a must be real, got complex64")
+      local r = ga.scipy.fft.fht(ga.empty({ 0, 7, 6 }, "float32"), -2, math.maxinteger)
+      assert.same({ 0, 7, 6 }, r.shape)
+      assert.equal("float64", r.dtype)
+      -- no points, no coefficients (n // 2 + 1 of them for a {0, 2^40})
+      assert.same({ 0, 1099511627776 }, ga.scipy.fft.ifht(ga.empty({ 0, 1099511627776 }), 0.1, 0.5).shape)
+      -- poles 10^18 apart: 2^q is 0 and the product stops at once
+      local re = ga.scipy.fft._fht_coeffs(6, 0.1, -1e18 - 1, 0, -1e18)
+      assert.equal(0, re[1])
+      -- 2^q poch(xm, q): q = 1, xm = -2 gives -4 as SciPy
+      assert.equal(-4, ga.scipy.fft._fht_coeffs(6, 0.1, -4, 0, 1)[1])
+    end)
+  end)
+
+  it("histogramdd refuses a complex sample before taking its columns, and a sample of no dimensions", function()
+    -- a {0, 0} sample has no column: the weights' count read cols[1]
+    -- (histograms.lua:256)
+    gaerror(function()
+      ga.histogramdd(ga.empty({ 0, 0 }, "complex128"), { weights = ga.empty({ 3, 1099511627776, 0, 1 }, "int64") })
+    end, "histogramdd: complex values have no order for bins")
+    gaerror(function() ga.histogramdd(ga.empty({ 5, 0 }, "float32")) end,
+            "histogramdd: the sample has no dimensions (D = 0)")
   end)
 end)

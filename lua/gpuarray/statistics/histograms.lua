@@ -175,6 +175,8 @@ __device__ __forceinline__ long long ga_hbin(const E &e, long long o, long long 
       elseif sample.ndim == 2 then
         -- before the loop: a zero-size {0, 2^53} sample took 2^53 column views
         if sample.shape[2] > MAXDIM then fail(("%s: at most %d dimensions"):format(fname, MAXDIM)) end
+        -- before the split: a {N, 0} sample has no column to tell its dtype
+        if kind(sample.dtype) == "c" then fail(fname .. ": complex values have no order for bins") end
         for d = 1, sample.shape[2] do cols[d] = sample[{ {}, d }] end
       else
         fail(fname .. ": the sample must be an (N, D) array or a list of D arrays")
@@ -190,6 +192,8 @@ __device__ __forceinline__ long long ga_hbin(const E &e, long long o, long long 
       cols[d] = c
     end
     if #cols > MAXDIM then fail(("%s: at most %d dimensions"):format(fname, MAXDIM)) end
+    -- (NumPy's D = 0 has no bins to count into: its ravel_multi_index fails)
+    if #cols == 0 then fail(fname .. ": the sample has no dimensions (D = 0)") end
     return cols
   end
 

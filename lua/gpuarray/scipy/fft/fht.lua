@@ -47,8 +47,9 @@ return function(ga, sfft)
   -- the last made real; u_0 = 2^q gamma(xp) / gamma(xm) at the poles
   local function coeffs(n, dln, mu, offset, bias)
     local lnkr, q = offset, bias
-    local xp = (mu + 1 + q) / 2
-    local xm = (mu + 1 - q) / 2
+    -- in floats, as NumPy's: an integer mu of 2^63 - 1 wrapped to -2^63
+    local xp = (mu + 1.0 + q) / 2
+    local xm = (mu + 1.0 - q) / 2
     local re, im = {}, {}
     for m = 0, n // 2 do
       local y = math.pi * m / (n * dln)
@@ -57,10 +58,22 @@ return function(ga, sfft)
         if is_pole(xm) and not is_pole(xp) then re[1], im[1] = 0, 0
         elseif is_pole(xp) and not is_pole(xm) then re[1], im[1] = math.huge, 0
         else
-          -- both poles: the limit (-1)^(xm - xp) (-xm)! / (-xp)!
+          -- both poles: the limit (-1)^(xm - xp) (-xm)! / (-xp)! (SciPy's
+          -- 2^q poch(xm, q)), the product over the q factors between the
+          -- two, not the two factorials (-xm of 2^62 looped for ever); 2^q
+          -- and the ratio grow or shrink together, so it stops at inf or 0
           local r = 2 ^ q
-          for k = 1, -xm do r = r * k end
-          for k = 1, -xp do r = r / k end
+          if xm <= xp then
+            for k = -xp + 1, -xm do
+              r = r * k
+              if r == math.huge or r == 0 then break end
+            end
+          else
+            for k = -xm + 1, -xp do
+              r = r / k
+              if r == math.huge or r == 0 then break end
+            end
+          end
           re[1], im[1] = r * ((xm - xp) % 2 == 0 and 1 or -1), 0
         end
       else
@@ -80,8 +93,13 @@ return function(ga, sfft)
   local function fht_impl(a, dln, mu, offset, bias, inverse, fname)
     if not internal.is_array(a) then a = ga.asarray(a) end
     if a.ndim == 0 then fail(fname .. ": a must be at least 1-d") end
+    -- (the rfft below refuses it too, SciPy's TypeError)
+    if a.dtype == "complex64" or a.dtype == "complex128" then fail(fname .. ": a must be real, got " .. a.dtype) end
     local n = a.shape[a.ndim]
     if n == 0 then return a:copy() end
+    -- no points: no coefficients to compute (n//2 + 1 of them for a
+    -- zero-size {0, 2^40} ran past 10^8 instructions); float64 as below
+    if a.size == 0 then return ga.empty(a.shape, "float64") end
     local re, im = coeffs(n, dln, mu, offset, bias)
     -- a singular transform (or inverse) still gives SciPy's answer
     if not inverse and re[1] == math.huge then re[1] = 0 end

@@ -279,10 +279,14 @@ The structure dilated by itself iterations - 1 times (with origin given: also th
     end
     local N = math.max(x.ndim, 1)
     local origins = S.seq(origin, N, fname, "origin", true)
-    -- checked here: the dilation's origin shift below reads size[d]
+    -- checked here: the dilation's origin shift below reads size[d] and
+    -- the footprint's and structure's shape[d] (a footprint of false, a
+    -- 0-d array_like, read the size it stood for; SciPy's IndexError)
     if size ~= nil and footprint == nil and structure == nil then size = S.seq(size, N, fname, "size", true) end
-    local fp = footprint and (is_array(footprint) and footprint or ga.asarray(footprint))
-    local st = structure and (is_array(structure) and structure or ga.asarray(structure))
+    if footprint ~= nil and S.ndim(footprint) ~= N then fail(fname .. ": footprint array has incorrect shape.") end
+    if structure ~= nil and S.ndim(structure) ~= N then fail(fname .. ": structure array has incorrect shape") end
+    local fp = footprint ~= nil and (is_array(footprint) and footprint or ga.asarray(footprint)) or nil
+    local st = structure ~= nil and (is_array(structure) and structure or ga.asarray(structure)) or nil
     if dilate then
       if st then st = ga.flip(st) end
       if fp then fp = ga.flip(fp) end

@@ -31,6 +31,19 @@ return function(ga)
     return x
   end
 
+  --- the number of dimensions of an array_like, read on the host (a
+  -- nested Lua table's depth, an ndarray's ndim, 0 for a scalar or a
+  -- boolean), so that a footprint can be checked before it is uploaded
+  function S.ndim(v)
+    local d = 0
+    while type(v) == "table" and not is_array(v) do
+      d = d + 1
+      v = rawget(v, 1)
+    end
+    if is_array(v) then d = d + v.ndim end
+    return d
+  end
+
   --- v (a number or a list of n numbers) as a list of n numbers
   function S.seq(v, n, fname, what, integer)
     local out = {}

@@ -8,6 +8,7 @@ return function(ga, signal, S)
   local cx = require("gpuarray.scipy.signal.host.cx")
   local R = require("gpuarray.scipy.signal.host.fir")
   local RZ = require("gpuarray.scipy.signal.host.residue")
+  local HW = require("gpuarray.scipy.signal.host.windows")
   local U = S.U
   local fail, vec, up, num = U.fail, U.vec, U.up, U.num
 
@@ -16,6 +17,15 @@ return function(ga, signal, S)
     local l = vec(v, fname, what)
     for i, x in ipairs(l) do l[i] = num(x, fname, what) end
     return l
+  end
+  -- the taps are computed one by one in a Lua list and windowed: bounded
+  -- as a window is (2^24 points) rather than run for hours
+  local function check_numtaps(numtaps, fname)
+    if math.type(numtaps) ~= "integer" or numtaps < 1 then fail(fname .. ": numtaps must be a positive integer") end
+    if numtaps > HW.MAX_M then
+      fail(("%s: numtaps = %d is more than the %d taps the host computes a filter for"):format(fname, numtaps,
+        HW.MAX_M))
+    end
   end
   local function window_arg(w, fname)
     if type(w) == "table" and not U.is_array(w) and U.is_array(w[2]) then
@@ -48,7 +58,7 @@ by default), pass_zero true (or "lowpass"/"bandstop") passes DC; width
 picks a Kaiser window for that transition width.
 ]], function(numtaps, cutoff, width, window, pass_zero, scale, nyq, fs)
     local fname = name("firwin")
-    if math.type(numtaps) ~= "integer" or numtaps < 1 then fail(fname .. ": numtaps must be a positive integer") end
+    check_numtaps(numtaps, fname)
     local c = type(cutoff) == "number" and { cutoff } or nums(cutoff, fname, "cutoff")
     return up(S.host(fname, R.firwin, numtaps, c, width, window_arg(window, fname), pass_zero, scale, nyq, fs),
               "float64")
@@ -62,7 +72,13 @@ An FIR filter by frequency sampling: the gain interpolated between the
 points (freq, gain), freq from 0 to fs/2.
 ]], function(numtaps, freq, gain, nfreqs, window, nyq, antisymmetric, fs)
     local fname = name("firwin2")
-    if math.type(numtaps) ~= "integer" or numtaps < 1 then fail(fname .. ": numtaps must be a positive integer") end
+    check_numtaps(numtaps, fname)
+    -- the response is sampled at nfreqs points on the host (its default
+    -- is at most 2^24 + 1 for numtaps within the bound)
+    if nfreqs ~= nil and nfreqs > HW.MAX_M + 1 then
+      fail(("%s: nfreqs = %d is more than the %d points the host samples a response at"):format(fname, nfreqs,
+        HW.MAX_M + 1))
+    end
     return up(S.host(fname, R.firwin2, numtaps, nums(freq, fname, "freq"), nums(gain, fname, "gain"), nfreqs,
                      window_arg(window, fname), nyq, antisymmetric, fs), "float64")
   end)
@@ -98,6 +114,11 @@ scipy.signal.minimum_phase(h: array_like, method: "homomorphic"|"hilbert" = "hom
 The minimum-phase version of a linear-phase FIR filter h (about half its length).
 ]], function(h, method, n_fft)
     local fname = name("minimum_phase")
+    -- the host transforms n_fft points in Lua lists, several times: bounded
+    -- as a window is (2^24 points) rather than run for hours
+    if n_fft ~= nil and n_fft > HW.MAX_M then
+      fail(("%s: n_fft = %d is more than the %d points the host transforms"):format(fname, n_fft, HW.MAX_M))
+    end
     local l = vec(h, fname, "h")
     if cx.any_complex(l) then fail(fname .. ": Complex filters not supported") end
     return up(S.host(fname, R.minimum_phase, cx.reals(l), method, n_fft), "float64")

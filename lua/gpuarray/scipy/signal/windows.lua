@@ -12,7 +12,7 @@ return function(ga, signal, S)
 
   -- the host computes a window point by point into a Lua list: bound it
   -- (2^24 points, 128 MiB as float64) rather than run for hours
-  local MAX_M = 1 << 24
+  local MAX_M = HW.MAX_M
   local MAX_DPSS_WORK = HW.MAX_DPSS_WORK
   local function check_M(M, fname)
     if math.type(M) ~= "integer" or M < 0 then

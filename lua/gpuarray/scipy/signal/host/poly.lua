@@ -6,6 +6,8 @@ local cx = require("gpuarray.scipy.signal.host.cx")
 local E = require("gpuarray.polynomial.eig")
 
 local P = {}
+-- an error a routine's S.host turns into "gpuarray: <routine>: msg"
+local function raise(msg) error({ msg = msg }, 2) end
 
 --- The product of two polynomials (their coefficient lists convolved)
 function P.mul(a, b)
@@ -172,6 +174,14 @@ function P.roots(p)
   local nzero = #p - last
   local out = {}
   local n = #core - 1
+  -- numpy.roots takes the eigenvalues of the companion matrix, whose first
+  -- row is -p[1:] / p[0]: an inf or NaN there is LinAlgError's (NaN roots
+  -- that the design math after it indexed as nothing)
+  for j = 2, #core do
+    local v = cx.div(core[j], core[1])
+    local re, im = cx.re(v), cx.im(v)
+    if re - re ~= 0 or im - im ~= 0 then raise("Array must not contain infs or NaNs") end
+  end
   if n >= 1 then
     if cx.any_complex(core) then
       out = aberth(core)

@@ -36,8 +36,18 @@ local function reducer(rtype)
   raise("`rtype` must be one of {'max', 'maximum', 'min', 'minimum', 'avg', 'mean'}")
 end
 
+-- a root is grouped with those within tol of it, itself included: a
+-- negative or NaN tol left every group empty (a NaN root of multiplicity 0
+-- that residue then took the factor of); invres's grouping needs no check
+local function check_tol(tol)
+  if not (tol >= 0) then -- luacheck: ignore 581 (NaN)
+    raise(("tol must be a non-negative number, got %s"):format(tol ~= tol and "NaN" or tostring(tol)))
+  end
+end
+
 --- The distinct roots (within tol of each other) and their multiplicities
 function RZ.unique_roots(p, tol, rtype)
+  check_tol(tol)
   local reduce = reducer(rtype)
   local used, uniq, mult = {}, {}, {}
   for i = 1, #p do
@@ -158,6 +168,7 @@ local function zeros(n)
 end
 
 function RZ.residue(b, a, tol, rtype)
+  check_tol(tol)
   b, a = trim(b), trim(a)
   if #a == 0 then raise("Denominator `a` is zero.") end
   local poles = P.roots(a)
@@ -179,6 +190,7 @@ function RZ.residue(b, a, tol, rtype)
 end
 
 function RZ.residuez(b, a, tol, rtype)
+  check_tol(tol)
   b, a = trim(b, true), trim(a, true)
   if #a == 0 then raise("Denominator `a` is zero.") end
   if cx.abs(a[1]) == 0 then raise("First coefficient of determinant `a` must be non-zero.") end

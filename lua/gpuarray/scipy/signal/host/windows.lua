@@ -12,6 +12,11 @@ local T = require("gpuarray.scipy.signal.host.tridiag")
 local W = {}
 local function raise(msg) error({ msg = msg }, 2) end
 
+-- a window is computed point by point into a Lua list: signal/windows.lua
+-- and the FIR designs that window their taps (firwin, firwin2) bound its
+-- length (2^24 points, 128 MiB as float64) rather than run for hours
+W.MAX_M = 1 << 24
+
 -- I0 is the window room's (NumPy's Chebyshev series), set when gpuarray loads
 local function i0(x)
   local internal = require("gpuarray.internal")

@@ -650,6 +650,14 @@ end
 -- pairs from the one nearest the unit circle (digital) or the imaginary
 -- axis (analog), each with its nearest zeros)
 function Z.zpk2sos(z, p, k, pairing, analog)
+  -- a NaN is neither real nor one of a conjugate pair: SciPy's _cplxreal
+  -- drops it and its pairing then finds no pole (an argmin of nothing);
+  -- here the pairing took the worst of no poles
+  for _, list in ipairs({ z, p }) do
+    for _, v in ipairs(list) do
+      if cx.re(v) ~= cx.re(v) or cx.im(v) ~= cx.im(v) then raise("zeros and poles must not be NaN") end
+    end
+  end
   pairing = pairing or (analog and "minimal" or "nearest")
   if pairing ~= "nearest" and pairing ~= "keep_odd" and pairing ~= "minimal" then
     raise(("pairing must be one of ['nearest', 'keep_odd', 'minimal'], not %s"):format(tostring(pairing)))
