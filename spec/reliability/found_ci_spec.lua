@@ -194,6 +194,14 @@ describe("fuzz findings: plain Lua errors outside the SciPy layer (fuzz decl, fo
     end)
   end)
 
+  it("krogh_interpolate bounds the host table's rows (2^53 rows of nothing; fifth run)", function()
+    quickly(function()
+      gaerror(function()
+        ga.scipy.interpolate.krogh_interpolate({}, ga.empty({ 9007199254740992, 2, 0 }, "int64"), ga.float32(1.0))
+      end, "scipy.interpolate.krogh_interpolate: at most 16777216 points (y has 9007199254740992 along the axis)")
+    end)
+  end)
+
   it("histogramdd refuses a complex sample before taking its columns, and a sample of no dimensions", function()
     -- a {0, 0} sample has no column: the weights' count read cols[1]
     -- (histograms.lua:256)

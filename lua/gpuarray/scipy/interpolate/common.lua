@@ -18,6 +18,7 @@ return function(ga)
 
   --- y with axis (1-based, negative from the end) first: rows (n lists
   -- of r numbers), r, the trailing shape, the dtype
+  C.MAX_ROWS = 1 << 24
   function C.rows(y, axis, fname)
     local a = is_array(y) and y or ga.asarray(y)
     if a.ndim == 0 then fail(fname .. ": y must be at least 1-D") end
@@ -27,6 +28,11 @@ return function(ga)
     for d = 1, a.ndim do if d ~= ax then perm[#perm + 1] = d end end
     local m = ga.ascontiguousarray(a:transpose(perm))
     local n = m.shape[1]
+    -- the rows become host tables (a Krogh or barycentric table is O(n^2)
+    -- work there): 2^53 rows of nothing looped past 10^8 instructions
+    if n > C.MAX_ROWS then
+      fail(("%s: at most %d points (y has %d along the axis)"):format(fname, C.MAX_ROWS, n))
+    end
     local trail = {}
     for d = 2, m.ndim do trail[#trail + 1] = m.shape[d] end
     local r = 1
