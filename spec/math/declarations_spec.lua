@@ -153,6 +153,14 @@ describe("math kernels compile with NVRTC", function()
              "bool", "int64", "int64", "int64", "bool")
   end)
 
+  it("add.at's private shared-memory copies: its RawKernel compiles for each dtype it takes", function()
+    local at = require("gpuarray.elementwise.at")(ga, um)
+    for _, dt in ipairs { "float32", "float64", "int32", "uint32" } do
+      local ok, e = pcall(at.priv_kernel, dt)
+      assert(ok, dt .. ": " .. tostring(e))
+    end
+  end)
+
   it("reduceat: the warp and the thread segments (RawKernels compile when made)", function()
     for _, c in ipairs { { "add", "float32", "float32", true }, { "add", "int8", "int64", true },
                          { "maximum", "float16", "float16", true }, { "logical_and", "int32", "bool", true },

@@ -336,6 +336,58 @@ describe("ufunc.at", function()
     helper.assert_gaerror(function() ga.add.at(ga.zeros(3), { 1.5 }, 1) end, "add.at")
   end)
 
+  gpu_it("add.at of many updates into a small 1-D array (the private shared-memory copies)", function()
+    -- more bins than the private part holds (49152 float32, 24576 float64):
+    -- the rest take global atomics; negative indices wrap; an untouched
+    -- bin keeps its -0.0; a NaN reaches its bin
+    local bins = 50000 + math.random(0, 20000)
+    local n = (1 << 20) + math.random(0, 4096)
+    local hidx = rand(n, 1, bins)
+    for i = 1, n, 97 do hidx[i] = hidx[i] - bins - 1 end        -- -bins .. -1: the same bins, wrapped
+    local hv = rand(n)
+    local untouched = math.random(1, bins)
+    for i = 1, n do
+      local b = hidx[i] < 0 and hidx[i] + bins + 1 or hidx[i]
+      if b == untouched then hidx[i] = untouched % bins + 1 end
+    end
+    local nanbin = untouched % bins + 1
+    hv[1], hidx[1] = 0 / 0, nanbin
+    local idx = ga.array(hidx, "int64")
+    for _, c in ipairs { { "float32", 1e-3 }, { "float64", 1e-9 } } do
+      local dt, tol = c[1], c[2]
+      local want = {}
+      for b = 1, bins do want[b] = 0 end
+      for i = 1, n do
+        local b = hidx[i] < 0 and hidx[i] + bins + 1 or hidx[i]
+        want[b] = want[b] + (dt == "float32" and helper.to_f32(hv[i]) or hv[i])
+      end
+      local a = ga.zeros(bins, dt)
+      a[untouched] = -0.0
+      ga.add.at(a, idx, ga.array(hv, dt))
+      local got = a:totable()
+      assert.equal(dt, a.dtype)
+      assert.equal(-math.huge, 1 / got[untouched], dt .. ": the untouched bin keeps -0.0")
+      assert.is_true(got[nanbin] ~= got[nanbin], dt .. ": the NaN reached its bin")
+      for b = 1, bins do
+        if b ~= untouched and b ~= nanbin then
+          local w, g = want[b], got[b]
+          assert(math.abs(w - g) <= tol * math.max(10, math.abs(w)),
+                 ("add.at %s bin %d of %d: got %s, want %s"):format(dt, b, bins, tostring(g), tostring(w)))
+        end
+      end
+    end
+    -- int32: exact counts
+    local a = ga.zeros(bins, "int32")
+    ga.add.at(a, idx, ga.ones(n, "int32"))
+    local counts = {}
+    for b = 1, bins do counts[b] = 0 end
+    for i = 1, n do
+      local b = hidx[i] < 0 and hidx[i] + bins + 1 or hidx[i]
+      counts[b] = counts[b] + 1
+    end
+    assert.same(counts, a:totable())
+  end)
+
   gpu_it("accumulates random repeated indices: native atomics, CAS loops and the serial complex128 path", function()
     local n, bins = 20000 + math.random(0, 5000), 97
     local hidx, hv = rand(n, 1, bins), rand(n)

@@ -23,6 +23,11 @@ return function(ga)
     pinned_empty = ga.pinned_empty, astype = methods.astype, mcopy = methods.copy, fill = methods.fill,
   }
 
+  -- the core's ascontiguousarray of an ndarray, without the binder's
+  -- checks (a hot path's host time counts in a timed call: ndimage's
+  -- transforms call it twice a call)
+  internal.ascontiguous = C.ascontiguousarray
+
   local reversed = args.reversed
 
   --- A new array of shape in order "C" or "F", made by C's maker (the name

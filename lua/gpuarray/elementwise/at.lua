@@ -86,7 +86,10 @@ return function(ga, methods)
     local ins = {}
     for d = 1, nidx do ins[#ins + 1] = ("raw int64 idx%d, int64 n%d"):format(d, d) end
     ins[#ins + 1] = "int64 rest"
-    if has_b then ins[#ins + 1] = ("%s b"):format(C) end
+    -- b raw and one element a thread ({ size = n }): in the flat loop's
+    -- vectors (16 elements a thread) each element's index load waited for
+    -- the atomic before it (the compiler keeps them in order)
+    if has_b then ins[#ins + 1] = ("raw %s b"):format(C) end
     -- rest (the elements each index selects) is 1 for a 1-D a: no 64-bit
     -- division per element then (about a tenth of add.at's time)
     local body = { "long long s_ = i, r_ = 0;", "if (rest != 1) { s_ = i / rest; r_ = i - s_ * rest; }",
@@ -95,7 +98,7 @@ return function(ga, methods)
       body[#body + 1] = ("L_ = L_ * n%d + ga_wrap<long long>(idx%d[s_], n%d);"):format(d, d, d)
     end
     body[#body + 1] = ("%s *p_ = &a[L_ * rest + r_];"):format(A)
-    body[#body + 1] = ("%s v_ = %s;"):format(C, has_b and "b" or ("(%s)0"):format(C))
+    body[#body + 1] = ("%s v_ = %s;"):format(C, has_b and "b[i]" or ("(%s)0"):format(C))
     body[#body + 1] = "(void)v_;"
     if serial(name, A) then
       -- one thread walks every element in order (i counts them)
@@ -105,13 +108,7 @@ return function(ga, methods)
     else
       body[#body + 1] = update_stmt(name, A, u.nin, Ci)
     end
-    -- b is read as an input array over the indexed shape; the serial
-    -- variant takes it raw, indexed by the element it is on
     local op = table.concat(body, "\n")
-    if serial(name, A) and has_b then
-      ins[#ins] = ("raw %s b"):format(C)
-      op = op:gsub("v_ = b;", "v_ = b[e_];")
-    end
     if serial(name, A) then ins[#ins + 1] = "int64 total" end
     k = ga.ElementwiseKernel(table.concat(ins, ", "), ("raw %s a"):format(A), op, "ga_ufunc_at_" .. name,
                              { preamble = table.concat(pre, "\n") })
@@ -120,6 +117,82 @@ return function(ga, methods)
   end
 
   M.kernel = kernel   -- for the specs
+
+  -- add.at into a small 1-D array (a histogram: many updates a bin): each
+  -- block adds into a private copy of the first PRIV_BYTES of a in shared
+  -- memory and merges it with coalesced atomics at the end (a bit a bin
+  -- marks the bins it touched: an untouched -0.0 stays -0.0); indices past
+  -- the private part update a directly. The updates' order is the
+  -- atomics' anyway. On an H100 the 2^24 random updates of 2^16 float32
+  -- bins were bound by L2's random atomics (259 us queued, as CuPy's).
+  local PRIV_BYTES = 192 * 1024
+  local PRIV_T = { float32 = "float", float64 = "double", int32 = "int", uint32 = "unsigned int" }
+  local priv_src = [[
+extern "C" __global__ void __launch_bounds__(1024) ga_add_at_priv(T *__restrict__ a, const long long *__restrict__ idx,
+    const T *__restrict__ b, long long n, long long total, int nsh) {
+  extern __shared__ __align__(16) unsigned char ga_sh_[];
+  T *sh = reinterpret_cast<T *>(ga_sh_);
+  unsigned int *hit = reinterpret_cast<unsigned int *>(sh + nsh);
+  const int nw = (nsh + 31) / 32;
+  for (int k = threadIdx.x; k < nsh; k += blockDim.x) sh[k] = T(0);
+  for (int k = threadIdx.x; k < nw; k += blockDim.x) hit[k] = 0u;
+  __syncthreads();
+  const long long step = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
+    const long long L = ga_wrap<long long>(idx[i], n);
+    const T v = b[i];
+    if (L < nsh) {
+      atomicAdd(&sh[L], v);
+      const unsigned int m = 1u << (L & 31);
+      if (!(hit[L >> 5] & m)) atomicOr(&hit[L >> 5], m);
+    } else {
+      atomicAdd(&a[L], v);
+    }
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < nsh; k += blockDim.x)
+    if (hit[k >> 5] & (1u << (k & 31))) atomicAdd(&a[k], sh[k]);
+}
+]]
+  local priv_kernels = {}
+  local function priv_kernel(A)
+    local k = priv_kernels[A]
+    if not k then
+      k = ga.RawKernel(core.compile.kernel_source("gather") .. ("typedef %s T;\n"):format(PRIV_T[A]) .. priv_src,
+                       "ga_add_at_priv")
+      priv_kernels[A] = k
+    end
+    return k
+  end
+  M.priv_kernel = priv_kernel   -- for the specs
+
+  --- add.at of b (broadcast to the indices' shape) at the 1-D a's idx,
+  -- through the private copies when they fit; false when not taken
+  local priv_sms, priv_bytes, priv_limit = nil, nil, {}
+  local function add_at_private(a, idx, b, total)
+    local A = a.dtype
+    local isz = a.itemsize
+    if not PRIV_T[A] or a.ndim ~= 1 or a.strides[1] ~= isz or b.dtype ~= A then return false end
+    local n = a.shape[1]
+    if total < 8 * n or total < (1 << 20) or n > 2 * PRIV_BYTES // isz then return false end
+    if idx.ndim ~= 1 or idx.strides[1] ~= 8 or b.ndim ~= 1 or b.strides[1] ~= isz then return false end
+    if not priv_sms then
+      local props = ga.device_properties()
+      priv_sms = props.multiprocessors
+      -- the private copy in what one block may take (less on older GPUs)
+      priv_bytes = math.min(PRIV_BYTES, (props.shared_memory_per_block_optin or 0) - 8 * 1024)
+    end
+    if priv_bytes < 32 * 1024 then return false end
+    local nsh = math.min(n, priv_bytes // isz)
+    local bytes = nsh * isz + ((nsh + 31) // 32) * 4
+    local k = priv_kernel(A)
+    if (priv_limit[A] or 0) < bytes then
+      k:set_max_dynamic_shared_mem(bytes)
+      priv_limit[A] = bytes
+    end
+    k(priv_sms, 1024, { a, idx, b, n, total, nsh }, { shared_mem = bytes })
+    return true
+  end
 
   --- The index arrays (one per leading axis, int64, broadcast together)
   -- and their shape
@@ -190,6 +263,9 @@ return function(ga, methods)
     for d = 1, nidx do
       if ashape[d] == 0 then fail(("%s: index out of bounds for axis %d with size 0"):format(fname, d)) end
     end
+    if u.name == "add" and nidx == 1 and rest == 1 and b ~= nil and add_at_private(a, list[1], b, total) then
+      return
+    end
     local args = {}
     for d = 1, nidx do
       args[#args + 1] = list[d]
@@ -200,11 +276,7 @@ return function(ga, methods)
     local k = kernel(u, A, nidx, b ~= nil)
     if serial(u.name, A) then args[#args + 1] = total end
     args[#args + 1] = a
-    if serial(u.name, A) then
-      args[#args + 1] = { size = 1 }
-    elseif b == nil then
-      args[#args + 1] = { size = total }
-    end
+    args[#args + 1] = { size = serial(u.name, A) and 1 or total }
     k(table.unpack(args))
   end
 

@@ -130,7 +130,7 @@ The multidimensional B-spline prefilter (orders 2-5): spline_filter1d along ever
       end
       return spline_all(src, order, mode, axes), npad
     end
-    return ga.ascontiguousarray(x), 0
+    return (x.ndim > 0 and internal.ascontiguous or ga.ascontiguousarray)(x), 0   -- (a 0-d x becomes 1-d)
   end
 
   -------------------------------------------------------------------------
@@ -319,7 +319,7 @@ The input interpolated at coordinates (shape (input rank, ...): values, 0-based 
     local src, npad = filtered(x, order, mode, cval, prefilter)
     -- float32 coordinates are read as they are (exact in double, as SciPy
     -- converts them): no float64 copy of 2 x 4 bytes a point
-    local cp = ga.ascontiguousarray((c.dtype == "float32" or c.dtype == "float64") and c or c:astype("float64"))
+    local cp = internal.ascontiguous((c.dtype == "float32" or c.dtype == "float64") and c or c:astype("float64"))
     local y = transform({ kind = "coords", order = order, mode = S.MODE[mode] }, src, oshape, cp, nil, ydtype, cval,
                         npad)
     return S.deliver(y, out)
