@@ -31,5 +31,4 @@ local cases = {
 for _, c in ipairs(cases) do print(("%-18s %7.2f us"):format(c[1], us(c[2]))) end
 local acc, idx, w = ga.zeros(64, "float32"), ga.random.randint(1, 65, 256, "int64"), ga.random.random(256, "float32")
 print(("%-18s %7.2f us"):format("add.at", us(function() ga.add.at(acc, idx, w) end)))
-local at = require("gpuarray.elementwise.at")
 print(("%-18s %7.2f us"):format("w.shape", us(function() return w.shape end)))
