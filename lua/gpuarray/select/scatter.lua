@@ -26,7 +26,9 @@ return function(ga)
     local a, b, step = rawget(r, 1), rawget(r, 2), rawget(r, 3)
     if rawlen(r) > 3 then fail(fname .. ": a range is {start, stop, step}") end
     step = step == nil and 1 or step
-    for _, v in ipairs({ a or 0, b or 0, step }) do
+    -- each end absent (nil) or an integer: a false end is neither (it read
+    -- as absent here, then was compared with 0: fuzz shape)
+    for _, v in ipairs({ a == nil and 0 or a, b == nil and 0 or b, step }) do
       if math.type(v) ~= "integer" then fail(fname .. ": range ends and steps must be integers") end
     end
     if step == 0 then fail(fname .. ": a range step cannot be 0") end
