@@ -91,7 +91,7 @@ return function(ga, methods)
     -- the atomic before it (the compiler keeps them in order)
     if has_b then ins[#ins + 1] = ("raw %s b"):format(C) end
     -- rest (the elements each index selects) is 1 for a 1-D a: no 64-bit
-    -- division per element then (about a tenth of add.at's time)
+    -- division per element then (a few per cent of the general path's time)
     local body = { "long long s_ = i, r_ = 0;", "if (rest != 1) { s_ = i / rest; r_ = i - s_ * rest; }",
                    "long long L_ = 0;" }
     for d = 1, nidx do
