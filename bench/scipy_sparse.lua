@@ -28,6 +28,7 @@ return function(ga, B)
     cache[side] = { A, ga.ones(n, "float32") }
     return A, cache[side][2]
   end
+  B.poisson = poisson   -- for tools/probe/gmres_prof.lua
 
   local function counting(A)
     local count = { 0 }

@@ -2,25 +2,11 @@
 -- (a small input on the same path), its median event time one call at a
 -- time (as bench/run.lua's B.gpu_ms, host latency included) and its time
 -- per call when 20 calls are queued back to back (the device's own time)
+package.path = "tools/probe/?.lua;" .. package.path
 local ga = require "gpuarray"
 local core = ga._core
-local now, sync = core.runtime.now, core._test.stream_sync
-local function host_us(f, n)
-  for _ = 1, 50 do f() end
-  sync()
-  local t = now()
-  for _ = 1, n do f() end
-  sync()
-  return (now() - t) / n * 1e6
-end
-local function queued_us(f, n)
-  f(); sync()
-  local e0, e1 = ga.Event(), ga.Event()
-  e0:record()
-  for _ = 1, n do f() end
-  e1:record(); e1:synchronize()
-  return ga.get_elapsed_time(e0, e1) / n * 1e3
-end
+local T = require "timing"
+local host_us, queued_us = T.host_us, T.queued_us
 local N = 1 << 26
 local x = ga.random.random(N, "float32")
 local xb = x:astype("bfloat16")

@@ -1,17 +1,9 @@
 -- pad's and map_coordinates' host time split into their steps (small
 -- inputs: the device is idle, what is timed is the host)
+package.path = "tools/probe/?.lua;" .. package.path
 local ga = require "gpuarray"
-local core = ga._core
-local now, sync = core.runtime.now, core._test.stream_sync
-local function us(f, n)
-  n = n or 3000
-  for _ = 1, 100 do f() end
-  sync()
-  local t = now()
-  for _ = 1, n do f() end
-  sync()
-  return (now() - t) / n * 1e6
-end
+local T = require "timing"
+local function us(f, n) return T.host_us(f, n or 3000) end
 local rows = require "gpuarray.manipulation.pad_rows"
 local gather = require "gpuarray.manipulation.pad_gather"
 local A = ga.random.random({ 64, 64 }, "float32")

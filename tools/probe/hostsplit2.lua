@@ -1,16 +1,8 @@
 -- map_coordinates' and add.at's host time split into their steps (small inputs)
+package.path = "tools/probe/?.lua;" .. package.path
 local ga = require "gpuarray"
-local core = ga._core
-local now, sync = core.runtime.now, core._test.stream_sync
-local function us(f, n)
-  n = n or 3000
-  for _ = 1, 100 do f() end
-  sync()
-  local t = now()
-  for _ = 1, n do f() end
-  sync()
-  return (now() - t) / n * 1e6
-end
+local T = require "timing"
+local function us(f, n) return T.host_us(f, n or 3000) end
 local nd = ga.scipy.ndimage
 local img = ga.random.random({ 64, 64 }, "float32")
 local co = ga.random.random({ 2, 256 }, "float32")

@@ -4,19 +4,10 @@
 local pad = {}   -- luacheck: ignore 241 (kept alive only to enlarge the heap)
 for i = 1, tonumber(os.getenv("PAD_KB") or "0") * 16 do pad[i] = { i } end   -- ~64 B each
 if os.getenv("GC_GEN") then collectgarbage("generational") end
+package.path = "tools/probe/?.lua;" .. package.path
 local ga = require "gpuarray"
-local core = ga._core
-local now = (core.runtime and core.runtime.now) or core._now
-local sync = (core._test and core._test.stream_sync) or core._stream_sync
-local function us(f, n)
-  n = n or 20000
-  for _ = 1, 200 do f() end
-  sync()
-  local t = now()
-  for _ = 1, n do f() end
-  sync()
-  return (now() - t) / n * 1e6
-end
+local T = require "timing"
+local function us(f, n) return T.host_us(f, n, 200) end
 local a1, b1 = ga.ones(1, "float32"), ga.ones(1, "float32")
 local o1 = ga.empty(1, "float32")
 local cases = {

@@ -1,18 +1,9 @@
 -- Kernel variants behind two bench keys, timed queued (20 calls back to
 -- back, events around them): pad's row kernel (grid, streaming stores)
 -- and map_coordinates order 1 (four scalar taps vs aligned float4 rows)
+package.path = "tools/probe/?.lua;" .. package.path
 local ga = require "gpuarray"
-local core = ga._core
-local sync = core._test.stream_sync
-local function queued_us(f, n)
-  n = n or 20
-  f(); sync()
-  local e0, e1 = ga.Event(), ga.Event()
-  e0:record()
-  for _ = 1, n do f() end
-  e1:record(); e1:synchronize()
-  return ga.get_elapsed_time(e0, e1) / n * 1e3
-end
+local queued_us = require("timing").queued_us
 local rows = require "gpuarray.manipulation.pad_rows"
 local A = ga.random.random({ 4096, 4096 }, "float32")
 local out = ga.empty({ 4160, 4160 }, "float32")

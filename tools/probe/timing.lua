@@ -1,0 +1,45 @@
+--- The clocks the probes in tools/probe share (each probe puts
+-- tools/probe on package.path and requires "timing"):
+--   T.host_us(f, n, warm)  host time a call: warm calls, then n calls and a
+--                          synchronize (the device idle or not, whichever
+--                          is slower bounds it)
+--   T.queued_us(f, n)      device time a call: one warm call, then events
+--                          around n calls queued back to back
+--   T.split_us(f, n)       a warm call, then n calls timed three ways: the
+--                          host until the last one is queued, the host
+--                          until the device is done, and the device (events)
+-- The core's clock and stream synchronize have older names in trees before
+-- the rooms (.base): both are looked up.
+local ga = require "gpuarray"
+local core = ga._core
+local T = {}
+T.now = (core.runtime and core.runtime.now) or core._now
+T.sync = (core._test and core._test.stream_sync) or core._stream_sync
+local now, sync = T.now, T.sync
+
+function T.host_us(f, n, warm)
+  for _ = 1, warm or 100 do f() end
+  sync()
+  local t = now()
+  for _ = 1, n do f() end
+  sync()
+  return (now() - t) / n * 1e6
+end
+
+function T.split_us(f, n)
+  f(); sync()
+  local e0, e1 = ga.Event(), ga.Event()
+  e0:record()
+  local t = now()
+  for _ = 1, n do f() end
+  local issue = (now() - t) / n * 1e6
+  e1:record(); e1:synchronize()
+  return issue, (now() - t) / n * 1e6, ga.get_elapsed_time(e0, e1) / n * 1e3
+end
+
+function T.queued_us(f, n)
+  local _, _, q = T.split_us(f, n or 20)
+  return q
+end
+
+return T
