@@ -11,6 +11,7 @@
 -- Shared with the cupyx scatter functions (scatter_add, scatter_max,
 -- scatter_min): M.at(ufunc, fname, a, indices, b) is the whole engine.
 local internal = require "gpuarray.internal"
+local args = require "gpuarray.array.args"
 
 return function(ga, methods)
   local core = ga._core
@@ -59,17 +60,6 @@ return function(ga, methods)
 
   local function serial(name, dt)
     return dt == "complex128" and not (name == "add" or name == "subtract")
-  end
-
-  --- b already has the indexed shape (the common case: no view to make;
-  -- a view costs about a tenth of add.at's host time)
-  local function same_shape(b, shape)
-    if b.ndim ~= #shape then return false end
-    local bs = b.shape
-    for d = 1, #shape do
-      if bs[d] ~= shape[d] then return false end
-    end
-    return true
   end
 
   local kernels = {}
@@ -126,7 +116,7 @@ return function(ga, methods)
   -- atomics' anyway. On an H100 the 2^24 random updates of 2^16 float32
   -- bins were bound by L2's random atomics (259 us queued, as CuPy's).
   local PRIV_BYTES = 192 * 1024
-  local PRIV_T = { float32 = "float", float64 = "double", int32 = "int", uint32 = "unsigned int" }
+  local PRIV = { float32 = true, float64 = true, int32 = true, uint32 = true }   -- shared-memory atomicAdd
   local priv_src = [[
 extern "C" __global__ void __launch_bounds__(1024) ga_add_at_priv(T *__restrict__ a, const long long *__restrict__ idx,
     const T *__restrict__ b, long long n, long long total, int nsh) {
@@ -158,8 +148,8 @@ extern "C" __global__ void __launch_bounds__(1024) ga_add_at_priv(T *__restrict_
   local function priv_kernel(A)
     local k = priv_kernels[A]
     if not k then
-      k = ga.RawKernel(core.compile.kernel_source("gather") .. ("typedef %s T;\n"):format(PRIV_T[A]) .. priv_src,
-                       "ga_add_at_priv")
+      local src = core.compile.kernel_source("gather") .. ("typedef %s T;\n"):format(internal.CTYPE[A]) .. priv_src
+      k = ga.RawKernel(src, "ga_add_at_priv")
       priv_kernels[A] = k
     end
     return k
@@ -168,20 +158,23 @@ extern "C" __global__ void __launch_bounds__(1024) ga_add_at_priv(T *__restrict_
 
   --- add.at of b (broadcast to the indices' shape) at the 1-D a's idx,
   -- through the private copies when they fit; false when not taken
-  local priv_sms, priv_bytes, priv_limit = nil, nil, {}
+  local priv_dev, priv_limit = {}, {}   -- per device: {SMs, bytes}; per dtype: the shared memory allowed
   local function add_at_private(a, idx, b, total)
     local A = a.dtype
     local isz = a.itemsize
-    if not PRIV_T[A] or a.ndim ~= 1 or a.strides[1] ~= isz or b.dtype ~= A then return false end
+    if not PRIV[A] or a.ndim ~= 1 or a.strides[1] ~= isz or b.dtype ~= A then return false end
     local n = a.shape[1]
     if total < 8 * n or total < (1 << 20) or n > 2 * PRIV_BYTES // isz then return false end
     if idx.ndim ~= 1 or idx.strides[1] ~= 8 or b.ndim ~= 1 or b.strides[1] ~= isz then return false end
-    if not priv_sms then
-      local props = ga.device_properties()
-      priv_sms = props.multiprocessors
+    local dev = ga.get_device_id()
+    local pd = priv_dev[dev]
+    if not pd then
+      local props = ga.device_properties(dev)
       -- the private copy in what one block may take (less on older GPUs)
-      priv_bytes = math.min(PRIV_BYTES, (props.shared_memory_per_block_optin or 0) - 8 * 1024)
+      pd = { props.multiprocessors, math.min(PRIV_BYTES, (props.shared_memory_per_block_optin or 0) - 8 * 1024) }
+      priv_dev[dev] = pd
     end
+    local priv_sms, priv_bytes = pd[1], pd[2]
     if priv_bytes < 32 * 1024 then return false end
     local nsh = math.min(n, priv_bytes // isz)
     local bytes = nsh * isz + ((nsh + 31) // 32) * 4
@@ -257,7 +250,9 @@ extern "C" __global__ void __launch_bounds__(1024) ga_add_at_priv(T *__restrict_
         b = (type(b) == "table" and C:match("^complex")) and ga.asarray(b, C) or ga.asarray(b)
       end
       if b.dtype ~= C then b = b:astype(C) end
-      if not same_shape(b, shape) then b = ga.broadcast_to(b, shape) end
+      -- b already of the indexed shape (the common case) needs no view: a
+      -- view costs about a tenth of add.at's host time
+      if not args.same_shape(b.shape, shape) then b = ga.broadcast_to(b, shape) end
     end
     if total == 0 then return end
     for d = 1, nidx do
@@ -266,18 +261,18 @@ extern "C" __global__ void __launch_bounds__(1024) ga_add_at_priv(T *__restrict_
     if u.name == "add" and nidx == 1 and rest == 1 and b ~= nil and add_at_private(a, list[1], b, total) then
       return
     end
-    local args = {}
+    local kargs = {}
     for d = 1, nidx do
-      args[#args + 1] = list[d]
-      args[#args + 1] = ashape[d]
+      kargs[#kargs + 1] = list[d]
+      kargs[#kargs + 1] = ashape[d]
     end
-    args[#args + 1] = rest
-    if b ~= nil then args[#args + 1] = b end
+    kargs[#kargs + 1] = rest
+    if b ~= nil then kargs[#kargs + 1] = b end
     local k = kernel(u, A, nidx, b ~= nil)
-    if serial(u.name, A) then args[#args + 1] = total end
-    args[#args + 1] = a
-    args[#args + 1] = { size = serial(u.name, A) and 1 or total }
-    k(table.unpack(args))
+    if serial(u.name, A) then kargs[#kargs + 1] = total end
+    kargs[#kargs + 1] = a
+    kargs[#kargs + 1] = { size = serial(u.name, A) and 1 or total }
+    k(table.unpack(kargs))
   end
 
   return M
