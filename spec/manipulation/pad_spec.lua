@@ -243,6 +243,78 @@ describe("pad without a device", function()
     assert.are.equal("float32", ga.pad(x, { { 0, 0 }, { 1, 1 } }, "wrap").dtype)
     assert.are.same({ 0, 5 }, ga.pad(x, { { 0 }, { 1 } }).shape)      -- one pair per axis, {{0}, {1}}
   end)
+
+  it("the common call's memo: one launch kept per layout, width, mode and dtype, never another's", function()
+    local fake = require("gpuarray.core")._test.lazy_fake   -- ndarrays over host memory
+    local memo = internal.pad_memo
+    local kernel, empty = pad_rows.kernel, internal.empty
+    local function forget()
+      for i = #memo.entries, 1, -1 do memo.entries[i] = nil end
+    end
+    -- the device steps stubbed: results are host arrays, the kernels record
+    -- their launches (kept plans hold the stub: the memo is emptied after)
+    local launched = {}
+    internal.empty = function(shape, dtype) return fake(shape, dtype) end
+    pad_rows.kernel = function(_, mode, size, nouter)
+      return function(grid, block, argv)
+        launched[#launched + 1] = { kernel = ("%s %d %d"):format(mode, size, nouter), grid = grid, block = block,
+                                    args = { table.unpack(argv) } }
+      end
+    end
+    forget()
+    finally(function()
+      pad_rows.kernel, internal.empty = kernel, empty
+      forget()
+    end)
+    -- each call launches x, its result, then the plan's scalars of that layout
+    local function check_launch(l, x, r, shape, strides, size, w, mode)
+      local p = pad_rows.plan(shape, strides, size, { { w, w }, { w, w } }, mode)
+      assert.are.equal(("%s %d 1"):format(mode, size), l.kernel)
+      assert.is_true(rawequal(x, l.args[1]))
+      assert.is_true(rawequal(r, l.args[2]))
+      assert.are.same(p.args, { table.unpack(l.args, 3) })
+      assert.are.equal(p.grid, l.grid)
+      assert.are.equal(p.block, l.block)
+      assert.are.same({ shape[1] + 2 * w, shape[2] + 2 * w }, r.shape)
+    end
+    local A = fake({ 64, 600 }, "float32")
+    local r1 = ga.pad(A, 32, "reflect")
+    assert.are.equal(1, #memo.entries)                       -- kept by the full path
+    local r2 = ga.pad(A, 32, "reflect")
+    assert.are.equal(1, #memo.entries)                       -- found, not kept again
+    check_launch(launched[1], A, r1, { 64, 600 }, { 2400, 4 }, 4, 32, "reflect")
+    check_launch(launched[2], A, r2, { 64, 600 }, { 2400, 4 }, 4, 32, "reflect")
+    local kept = memo.entries[1].plan
+    assert.is_false(kept.argv[1])                            -- a kept plan holds no array
+    assert.is_false(kept.argv[2])
+    -- another layout of the same shape, another dtype, width or mode: each its own launch
+    local S = fake({ 64, 1200 }, "float32")[{ {}, { 1, 600 } }]
+    local I = fake({ 64, 600 }, "int32")
+    local others = {
+      { S, 32, "reflect", { 4800, 4 }, 4 }, { I, 32, "reflect", { 2400, 4 }, 4 },
+      { A, 16, "reflect", { 2400, 4 }, 4 }, { A, 32, "edge", { 2400, 4 }, 4 },
+    }
+    for round = 1, 2 do   -- the first round keeps, the second finds
+      for _, c in ipairs(others) do
+        local r = ga.pad(c[1], c[2], c[3])
+        assert.are.equal(c[1].dtype, r.dtype)
+        check_launch(launched[#launched], c[1], r, { 64, 600 }, c[4], c[5], c[2], c[3])
+      end
+      assert.are.equal(5, #memo.entries, "round " .. round)
+    end
+    assert.are.equal(kept, memo.find("float32", 32, "reflect", { 64, 600 }, { 2400, 4 }).plan)
+    assert.is_nil(memo.find("float32", 32, "reflect", { 64, 600 }, { 4, 256 }))
+    assert.is_nil(memo.find("float32", 32, "reflect", { 64, 601 }, { 2400, 4 }))
+    assert.is_nil(memo.find("float32", 32, "symmetric", { 64, 600 }, { 2400, 4 }))
+    -- a call that must raise still does, its layout kept or not
+    helper.assert_gaerror(function() ga.pad(A, -1, "reflect") end, "pad: pad_width cannot be negative, got -1")
+    helper.assert_gaerror(function() ga.pad(A, 32, "edge", { constant_values = 1 }) end,
+                          "pad: mode 'edge' takes no constant_values")
+    -- bounded: MEMO newer launches push the first one out
+    for w = 1, memo.MEMO do ga.pad(A, w, "wrap") end
+    assert.are.equal(memo.MEMO, #memo.entries)
+    assert.is_nil(memo.find("float32", 32, "reflect", { 64, 600 }, { 2400, 4 }))
+  end)
 end)
 
 ---------------------------------------------------------------------------

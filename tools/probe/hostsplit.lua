@@ -21,7 +21,7 @@ local cases = {
   { "rows.kernel", function() return rows.kernel(ga, "reflect", 4, 1) end },
   { "rawkernel launch", function() k(p.grid, p.block, args) end },
   { "merge", function() return gather.merge(A, W) end },
-  { "rows.run", function() return rows.run(ga, A, W, "reflect", out) end },
+  { "rows.launch", function() return rows.launch(ga, p, A, out) end },
   { "is_array", function() return require("gpuarray.internal").is_array(A) end },
   { "add", function() return A + A end },
 }

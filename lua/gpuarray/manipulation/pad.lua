@@ -24,6 +24,15 @@ return function(ga)
   -- arguments: NumPy's _as_pairs
   ---------------------------------------------------------------------------
 
+  -- the leaves of t below depth d of a nested list of shape, in C order
+  local function walk(t, d, shape, flat)
+    if d > #shape then
+      flat[#flat + 1] = t
+      return
+    end
+    for i = 1, shape[d] do walk(rawget(t, i), d + 1, shape, flat) end
+  end
+
   -- the leaves of a nested list in C order, and its shape
   local function nested(v, fname, what)
     if is_array(v) then
@@ -37,38 +46,37 @@ return function(ga)
     if type(v) ~= "table" then return { v }, {} end
     local shape = args.table_shape(v, fname)
     local flat = {}
-    local function walk(t, d)
-      if d > #shape then flat[#flat + 1] = t return end
-      for i = 1, shape[d] do walk(rawget(t, i), d + 1) end
-    end
-    walk(v, 1)
+    walk(v, 1, shape, flat)
     if #shape > 2 then fail(("%s: %s has %d levels of nesting (at most 2)"):format(fname, what, #shape)) end
     return flat, shape
+  end
+
+  -- one entry of as_pairs: as_index ones (widths, stat lengths) must be
+  -- non-negative integers (pad_width exactly; stat_length rounded)
+  local function pair_entry(x, fname, what, as_index)
+    if as_index then
+      if type(x) ~= "number" then fail(("%s: %s must be integers, got %s"):format(fname, what, type(x))) end
+      if what == "pad_width" and math.type(x) ~= "integer" then
+        fail(("%s: pad_width must be integers, got %s"):format(fname, tostring(x)))
+      end
+      x = math.tointeger(x) or math.floor(x + 0.5)
+      if x < 0 then fail(("%s: %s cannot be negative, got %d"):format(fname, what, x)) end
+    end
+    return x
   end
 
   --- v broadcast to nd pairs {before, after}: a scalar, {v}, {before,
   -- after}, {{before, after}} or one pair per axis
   local function as_pairs(v, nd, fname, what, as_index)
     local flat, shape = nested(v, fname, what)
-    local function check(x)
-      if as_index then
-        if type(x) ~= "number" then fail(("%s: %s must be integers, got %s"):format(fname, what, type(x))) end
-        if what == "pad_width" and math.type(x) ~= "integer" then
-          fail(("%s: pad_width must be integers, got %s"):format(fname, tostring(x)))
-        end
-        x = math.tointeger(x) or math.floor(x + 0.5)
-        if x < 0 then fail(("%s: %s cannot be negative, got %d"):format(fname, what, x)) end
-      end
-      return x
-    end
     local out = {}
     if #flat == 1 then
-      local x = check(flat[1])
+      local x = pair_entry(flat[1], fname, what, as_index)
       for d = 1, nd do out[d] = { x, x } end
       return out
     end
     if #flat == 2 and not (#shape == 2 and shape[1] == 2 and shape[2] == 1) then
-      local b, a = check(flat[1]), check(flat[2])
+      local b, a = pair_entry(flat[1], fname, what, as_index), pair_entry(flat[2], fname, what, as_index)
       for d = 1, nd do out[d] = { b, a } end
       return out
     end
@@ -82,7 +90,7 @@ return function(ga)
       local r = rows == 1 and 0 or d - 1
       local b = flat[r * cols + 1]
       local a = flat[r * cols + (cols == 1 and 1 or 2)]
-      out[d] = { check(b), check(a) }
+      out[d] = { pair_entry(b, fname, what, as_index), pair_entry(a, fname, what, as_index) }
     end
     return out
   end
@@ -331,6 +339,45 @@ return function(ga)
   internal.pad_reflect_closed = reflect_closed   -- for the CPU spec
 
   ---------------------------------------------------------------------------
+  -- the common call's memo
+  ---------------------------------------------------------------------------
+
+  -- pad(x, n, mode) with an ndarray x, one integer n and no options is the
+  -- common call; the bench's pad_reflect_f32_4096^2 times it with events
+  -- around the Lua call, so its host work before the launch counts. Where
+  -- the row kernel takes it, everything between the call and the launch
+  -- depends on x's layout (dtype, shape, strides), n and the mode alone:
+  -- the checks, the merged layout, the result's shape and the kernel's
+  -- plan. The memo keeps the last MEMO such launches, newest first; a call
+  -- that finds its key allocates the result and launches the kept plan.
+  -- Entries are made only by the full path, after every check has passed
+  -- for their key, so a call that would raise never finds one. On a CPU
+  -- without a GPU (tools/probe/pad_host.lua, the device's empty and launch
+  -- stubbed) a 64x64 call's host work fell from 11.4 to 1.6 us.
+  local MEMO = 8
+  local memo = {}
+  local same = args.same_shape
+
+  local function memo_find(dtype, width, mode, shape, strides)
+    for i = 1, #memo do
+      local e = memo[i]
+      if e.width == width and e.mode == mode and e.dtype == dtype and same(e.shape, shape)
+          and same(e.strides, strides) then
+        return e
+      end
+    end
+    return nil
+  end
+
+  -- shape, strides and oshape are kept: tables nobody else writes
+  local function memo_keep(dtype, width, mode, shape, strides, oshape, plan)
+    table.insert(memo, 1, { dtype = dtype, width = width, mode = mode, shape = shape, strides = strides,
+                            oshape = oshape, plan = plan })
+    memo[MEMO + 1] = nil
+  end
+  internal.pad_memo = { find = memo_find, keep = memo_keep, entries = memo, MEMO = MEMO }   -- for the CPU spec
+
+  ---------------------------------------------------------------------------
   -- pad
   ---------------------------------------------------------------------------
 
@@ -338,6 +385,10 @@ return function(ga)
     constant = "constant_values", linear_ramp = "end_values", maximum = "stat_length", mean = "stat_length",
     median = "stat_length", minimum = "stat_length", reflect = "reflect_type", symmetric = "reflect_type",
   }
+
+  local function unused(mode, key)
+    fail(("pad: mode '%s' takes no %s"):format(mode, key))
+  end
 
   def(ga, [[
 pad(array: array_like, pad_width: integer|list|ndarray,
@@ -354,13 +405,22 @@ with the edge; reflect_type "odd" mirrors 2*edge - x), wrap, empty
 (values unset). The values take the same per-axis pair forms. A complex
 constant is a typed scalar (a {re, im} list is {before, after}).
 ]], function(array, pad_width, mode, stat_length, constant_values, end_values, reflect_type)
-    local given = { stat_length = stat_length, constant_values = constant_values, end_values = end_values,
-                    reflect_type = reflect_type }
-    for key, v in pairs(given) do
-      if v ~= nil and USES[mode] ~= key then
-        fail(("pad: mode '%s' takes no %s"):format(mode, key))
+    -- the common call with a kept launch (the memo above); the option
+    -- tests come first, the layout reads (about 0.5 us) only where it may hit
+    if pad_rows.MODES[mode] and math.type(pad_width) == "integer" and #memo > 0 and reflect_type == nil
+        and stat_length == nil and constant_values == nil and end_values == nil and is_array(array) then
+      local e = memo_find(array.dtype, pad_width, mode, array.shape, array.strides)
+      if e then
+        local out = internal.empty(e.oshape, e.dtype)
+        pad_rows.launch(ga, e.plan, array, out)
+        return out
       end
     end
+    -- an option the mode does not use raises (four tests: no table a call)
+    if stat_length ~= nil and USES[mode] ~= "stat_length" then unused(mode, "stat_length") end
+    if constant_values ~= nil and USES[mode] ~= "constant_values" then unused(mode, "constant_values") end
+    if end_values ~= nil and USES[mode] ~= "end_values" then unused(mode, "end_values") end
+    if reflect_type ~= nil and USES[mode] ~= "reflect_type" then unused(mode, "reflect_type") end
     -- the arguments are checked before anything touches the device
     local nd = #args.shape_of(array, "pad")
     local widths = as_pairs(pad_width, nd, "pad", "pad_width", true)
@@ -392,6 +452,18 @@ constant is a typed scalar (a {re, im} list is {before, after}).
     if args.prod(oshape) == 0 then return ga.empty(oshape, x.dtype) end
     if gather_ok(x, widths, mode, o.odd) then
       local xm, mw, first, mshape, mstrides = gather.merge(x, widths)
+      -- the row kernel reads x's and writes the result's memory through
+      -- their data pointers alone: the merged layout is the same bytes, so
+      -- x and a result of the unmerged shape go as they are (no reshape)
+      local p = pad_rows.plan(mshape, mstrides, x.itemsize, mw, mode)
+      if p then
+        local out = internal.empty(oshape, x.dtype)   -- the core's: no Lua checks of a shape made here
+        pad_rows.launch(ga, p, x, out)
+        if rawequal(x, array) and math.type(pad_width) == "integer" then
+          memo_keep(x.dtype, pad_width, mode, shape, x.strides, oshape, p)
+        end
+        return out
+      end
       if #mshape <= gather.max_axes(mode) then
         local ms = {}
         for d = 1, #mshape do ms[d] = mshape[d] + mw[d][1] + mw[d][2] end
@@ -401,9 +473,7 @@ constant is a typed scalar (a {re, im} list is {before, after}).
           for m = 1, #mshape do values[m] = o.values[first[m]] end
         end
         local out = ga.empty(ms, x.dtype)
-        if not pad_rows.run(ga, xm, mw, mode, out, mshape, mstrides) then
-          gather.run(ga, xm, mw, mode, values, out)
-        end
+        gather.run(ga, xm, mw, mode, values, out)
         if rawequal(xm, x) then return out end   -- nothing merged: out has the result's shape
         return out:reshape(oshape)
       end
