@@ -510,6 +510,34 @@ describe("pad on the device", function()
     end
   end)
 
+  gpu_it("pad(x, n, mode) repeated: the kept launch gives the first call's values, per layout and dtype", function()
+    -- an integer width and no options: the second and later calls with the
+    -- same layout take the memo's launch (pad.lua); strided and offset
+    -- views share a shape with the contiguous array but not its strides
+    for _, dtype in ipairs { "float32", "int16", "float64" } do
+      local A = R.build({ 6, 300 }, gen(dtype))
+      local x = R.to_gpu(A, dtype)
+      local views = { { {}, {} }, { { 1, 6, 2 }, {} }, { {}, { 2, 299 } } }
+      for _, view in ipairs(views) do
+        local xv, Av = x[view], R.index(A, view)
+        for _, mode in ipairs { "edge", "reflect", "symmetric", "wrap" } do
+          local n = math.random(1, 2)
+          local widths = { { n, n }, { n, n } }
+          for rep = 1, 3 do
+            check(mode, Av, dtype, widths, {}, ga.pad(xv, n, mode), 0,
+                  ("%s %s rep %d"):format(dtype, mode, rep))
+          end
+        end
+      end
+    end
+    -- a freed input on the kept launch still raises, naming pad
+    local x = ga.random.random({ 4, 200 }, "float32")
+    ga.pad(x, 3, "reflect")
+    local y = ga.random.random({ 4, 200 }, "float32")
+    y:free()
+    helper.assert_gaerror(function() ga.pad(y, 3, "reflect") end, "pad: ")
+  end)
+
   gpu_it("the view path gives the kernel's values (odd reflections off, long pads on)", function()
     local A = R.build({ 5, 4 }, gen("float64"))
     local x = R.to_gpu(A, "float64")

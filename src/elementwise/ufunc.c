@@ -433,20 +433,21 @@ static ga_ufunc *call_self(lua_State *L) {
   return u;
 }
 
-/* An options table's keys: the declaration's names where the ufunc has one
-** (unknown keys raise with the nearest name), and only out and dtype in any
-** case (a ufunc takes its inputs by position, as NumPy's) */
+/* An options table's keys: out and dtype (a ufunc takes its inputs by
+** position, as NumPy's). The common keys are compared as the interned
+** strings of the upvalues; any other key raises: an unknown one through the
+** declaration's check (with the nearest name), an input's name as such.
+** (Only __call's frame reaches the upvalues.) */
 static void check_keys(lua_State *L, const ga_ufunc *u, int opts) {
-  if (u->decl) ga_api_check_options(L, opts, u->decl, u->fname);
   lua_pushnil(L);
   while (lua_next(L, opts)) {
     lua_pop(L, 1);
+    if (lua_rawequal(L, -1, UV_OUT) || lua_rawequal(L, -1, UV_DTYPE)) continue;
+    if (u->decl) ga_api_check_options(L, opts, u->decl, u->fname);
     const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     if (!key) ga_error(L, "%s: the options table has a key that is not a string", u->fname);
-    if (strcmp(key, "out") != 0 && strcmp(key, "dtype") != 0) {
-      if (u->decl) ga_error(L, "%s: %s is an input: give it by position", u->fname, key);
-      ga_error(L, "%s: unknown option '%s' (a ufunc takes out and dtype)", u->fname, key);
-    }
+    if (u->decl) ga_error(L, "%s: %s is an input: give it by position", u->fname, key);
+    ga_error(L, "%s: unknown option '%s' (a ufunc takes out and dtype)", u->fname, key);
   }
 }
 

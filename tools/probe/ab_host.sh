@@ -9,6 +9,8 @@
 ROUNDS=${ROUNDS:-3}
 PATTERN=${PATTERN:-_us\$}
 AREAS=${AREAS:-}   # GPUARRAY_BENCH_AREAS for both trees (empty: all)
+PIN=${PIN:-}       # a CPU to run both trees on (taskset -c), for steadier host times
+OPS=${OPS:-}       # non-empty: time tools/probe/ab_ops.lua's pieces instead of the bench keys
 out=${OUT:-/tmp}/ab
 mkdir -p "$out"
 (cd .base && rm -rf build && make -j16 all >"$out/base-build.log" 2>&1) || { tail -n 20 "$out/base-build.log"; exit 1; }
@@ -16,8 +18,9 @@ i=1
 while [ "$i" -le "$ROUNDS" ]; do
   for tree in ours base; do
     dir=.; [ "$tree" = base ] && dir=.base
+    script=bench/run.lua; [ -n "$OPS" ] && script=$(cd "$dir" && [ "$tree" = base ] && echo ../tools/probe/ab_ops.lua || echo tools/probe/ab_ops.lua)
     (cd "$dir" && env ${AREAS:+GPUARRAY_BENCH_AREAS=$AREAS} GPUARRAY_BENCH_ONLY="$PATTERN" LUA_PATH="lua/?.lua;lua/?/init.lua;./?.lua;;" \
-      LUA_CPATH="build/?.so;;" lua5.4 bench/run.lua >"$out/$tree-$i.json" 2>"$out/$tree-$i.err")
+      LUA_CPATH="build/?.so;;" ${PIN:+taskset -c $PIN} lua5.4 "$script" >"$out/$tree-$i.json" 2>"$out/$tree-$i.err")
   done
   i=$((i + 1))
 done
