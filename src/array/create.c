@@ -237,57 +237,6 @@ static int l_identity(lua_State *L) {
   return l_eye(L);
 }
 
-/* empty, zeros and ones as Lua code calls them most: ga.empty(shape[,
-** dtype]) with an integer or a non-empty list for the shape and a dtype
-** that is a name or a dtype value (no options table) goes straight to the
-** maker; any other call (options, order, a 0-d shape, more arguments) goes
-** to the declared Lua function (upvalue 3), which binds it. Upvalues: the
-** context (the makers read it as theirs), the maker (0 empty, 1 zeros,
-** 2 ones), the Lua function. It replaced a Lua wrapper whose frames cost
-** about 0.3 us of every ga.empty on an H100's host (tools/probe/ab_ops.lua). */
-static int l_fast_maker(lua_State *L) {
-  int top = lua_gettop(L);
-  int simple = top == 1 || top == 2;
-  if (simple) {
-    int t = lua_type(L, 1);
-    simple = t == LUA_TTABLE ? lua_rawlen(L, 1) > 0 : lua_isinteger(L, 1);
-  }
-  if (simple && top == 2) {
-    int t = lua_type(L, 2);
-    /* zeros(3, 4): the maker raises "the shape is one argument" */
-    simple = t == LUA_TNIL || t == LUA_TSTRING || t == LUA_TUSERDATA || (lua_isinteger(L, 1) && lua_isinteger(L, 2));
-  }
-  if (simple) {
-    switch (lua_tointeger(L, lua_upvalueindex(2))) {
-      case 0: return l_empty(L);
-      case 1: return l_zeros(L);
-      default: return l_ones(L);
-    }
-  }
-  lua_pushvalue(L, lua_upvalueindex(3));
-  lua_insert(L, 1);
-  lua_call(L, top, 1);
-  return 1;
-}
-
-/* core.ndarray.fast_maker(name, declared) -> the function above for the
-** maker "empty", "zeros" or "ones" */
-static int l_make_fast_maker(lua_State *L) {
-  static const char *const names[] = {"empty", "zeros", "ones", NULL};
-  int kind = luaL_checkoption(L, 1, NULL, names);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
-  ga_state_push(L);
-  lua_pushinteger(L, kind);
-  lua_pushvalue(L, 2);
-  lua_pushcclosure(L, l_fast_maker, 3);
-  return 1;
-}
-
-static const luaL_Reg create_private[] = {
-  {"fast_maker", l_make_fast_maker},
-  {NULL, NULL}
-};
-
 static const luaL_Reg create_funcs[] = {
   {"empty", l_empty},
   {"zeros", l_zeros},
@@ -306,5 +255,4 @@ static const luaL_Reg create_funcs[] = {
 
 void ga_open_create(lua_State *L) {
   ga_setfuncs(L, create_funcs);
-  ga_setprivate(L, "ndarray", create_private);
 }

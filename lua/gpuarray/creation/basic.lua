@@ -9,7 +9,6 @@
 -- forms default to "K" (keep the prototype's layout: F when it is
 -- F-contiguous and not C-contiguous), as NumPy.
 return function(ga)
-  local core = require "gpuarray.core"
   local internal = require "gpuarray.internal"
   local api = require "gpuarray.api"
   local args = require "gpuarray.array.args"
@@ -58,19 +57,29 @@ return function(ga)
 
   local keep_order = args.layout
 
+  -- zeros(3, 4) is NumPy's zeros((3, 4)) written the C way: the error
+  -- says so (before the binder's, which would only say dtype is no dtype)
+  --
   -- The common call, empty(shape[, dtype]) with a dtype that is no options
   -- table, goes straight to C's maker, which checks the shape and the
-  -- dtype itself under the same name (and says that zeros(3, 4) is NumPy's
-  -- zeros((3, 4)) written the C way): these are the calls Lua code makes
-  -- most, and the binder's frames would triple their host time. The C
-  -- function (src/array/create.c: fast_maker) sends every other call to
-  -- the declared one.
-  local function fast_path(name)
+  -- dtype itself under the same name: these are the calls Lua code makes
+  -- most, and the binder's frames would triple their host time.
+  local function shape_hint(name)
     local f = ga[name]
     local entry = api.entry(f)
-    local fast = core.ndarray.fast_maker(name, f)
-    ga[name] = fast
-    api.attach(entry.decl, fast)
+    local function hinted(shape, dtype, ...)
+      if math.type(shape) == "integer" and math.type(dtype) == "integer" then
+        fail(("%s: the shape is one argument: write ga.%s({%d, %d}) for a shape of several dimensions")
+          :format(name, name, shape, dtype))
+      end
+      if select("#", ...) == 0 and type(dtype) ~= "table"
+         and (math.type(shape) == "integer" or type(shape) == "table" and shape[1] ~= nil) then
+        return call(name, shape, dtype)   -- call names the maker for C's errors
+      end
+      return f(shape, dtype, ...)
+    end
+    ga[name] = hinted
+    api.attach(entry.decl, hinted)
   end
 
   def(ga, [[
@@ -121,9 +130,9 @@ A new array of ones.
     return z
   end
 
-  fast_path("empty")
-  fast_path("zeros")
-  fast_path("ones")
+  shape_hint("empty")
+  shape_hint("zeros")
+  shape_hint("ones")
 
   def(ga, [[
 full(shape: shape, fill_value: any, dtype: dtype?, order: "C"|"F" = "C") -> ndarray
