@@ -476,10 +476,15 @@ static unsigned *stream_ticket(lua_State *L, ga_state *ctx) {
   tickets *t = state_tickets(L);
   if (t->n[d] < 0) return NULL;
   if (!t->counters[d]) {
-    /* made once, zeroed before any kernel can use them (every stream) */
+    /* made once and zeroed before any kernel can use them, on any stream:
+    ** the host waits for the memset (cudaMemset alone goes to the legacy
+    ** stream, which a non-blocking stream's kernel does not wait for:
+    ** under racecheck on an H100 the first sum on such a stream raced it,
+    ** found no last block and returned 0) */
     void *p = NULL;
     if (cudaMalloc(&p, TICKETS * sizeof(unsigned)) != cudaSuccess ||
-        cudaMemset(p, 0, TICKETS * sizeof(unsigned)) != cudaSuccess) {
+        cudaMemsetAsync(p, 0, TICKETS * sizeof(unsigned), ctx->stream) != cudaSuccess ||
+        cudaStreamSynchronize(ctx->stream) != cudaSuccess) {
       (void)cudaGetLastError();
       if (p) (void)cudaFree(p);
       t->n[d] = -1;
