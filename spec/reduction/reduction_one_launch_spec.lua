@@ -1,13 +1,12 @@
--- A reduction to one value split across blocks finishes in its own launch
--- (kernels/reduction/reduction.cuh: ga_red_last; src/reduction/reduction.c:
--- the tickets): the last block to take a ticket combines the partials and
--- zeroes its stream's counter. What could go wrong is the counter: a
--- reduction that left it non-zero would make the next one on that stream
--- finish early (a partial missing) or never. So: many reductions in a row,
--- on several streams in turn, of sizes with different split counts, with
--- values checked against sums on the host; the struct accumulators (argmax,
--- mean) and bfloat16; graph capture, which takes the finishing launch
--- instead, replayed between eager reductions. GPU only.
+-- Reductions to one value split across blocks, on several streams in turn,
+-- queued back to back, with struct accumulators (argmax, mean) and
+-- bfloat16, and inside a graph replayed between eager sums: exact sums of
+-- small integers against the host's. Written for a one-launch finish (the
+-- last block combining the partials through a per-stream ticket counter),
+-- which passed the suite on an H100 but gave wrong sums under
+-- compute-sanitizer (memcheck: a partial sum; racecheck: 0) and was taken
+-- out; the spec stays for the two-launch finish and any later attempt.
+-- GPU only.
 local helper = require "helper"
 local ga = helper.ga
 local gpu_it = helper.gpu_it
@@ -26,7 +25,7 @@ local function exact_sum(t)
   return s
 end
 
-describe("reductions to one value in one launch", function()
+describe("reductions to one value split across blocks", function()
   gpu_it("give exact sums many times in a row, on three streams in turn, for several split counts", function()
     local sizes = { 4096 * 64 + 5, 1000003, 3 * 2 ^ 20 + 17 }
     local data = {}
@@ -71,7 +70,7 @@ describe("reductions to one value in one launch", function()
     assert.equal(ga.array({ exact_sum(tb) }, "float32"):astype("bfloat16"):item(), sb:item())
   end)
 
-  gpu_it("inside a graph capture finish with a second launch, and replays stay right between eager sums", function()
+  gpu_it("inside a graph capture, replayed between eager sums, stay right", function()
     local n = 2 ^ 20 + 3
     local t = rand_ints(n, -8, 8)
     local x = ga.array(t, "float32")
