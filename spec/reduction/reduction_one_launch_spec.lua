@@ -2,11 +2,11 @@
 -- queued back to back, with struct accumulators (argmax, mean) and
 -- bfloat16, and inside a graph replayed between eager sums: exact sums of
 -- small integers against the host's. Written for a one-launch finish (the
--- last block combining the partials through a per-stream ticket counter),
--- which passed the suite on an H100 but gave wrong sums under
--- compute-sanitizer (memcheck: a partial sum; racecheck: 0) and was taken
--- out; the spec stays for the two-launch finish and any later attempt.
--- GPU only.
+-- last block combining the partials through a per-stream ticket counter;
+-- branch one-launch). Under compute-sanitizer an earlier version of this
+-- spec got wrong sums: it read results computed on a non-blocking stream
+-- from the null stream, which does not wait for that stream's kernels
+-- (now each result is read on its own stream). GPU only.
 local helper = require "helper"
 local ga = helper.ga
 local gpu_it = helper.gpu_it
@@ -33,15 +33,16 @@ describe("reductions to one value split across blocks", function()
       local t = rand_ints(n, -8, 8)
       data[i] = { t = t, x = ga.array(t, "float32"), s = exact_sum(t) }
     end
+    -- a non-blocking stream does not wait for the null stream's copies, nor
+    -- the null stream for its kernels: the inputs are on the device before
+    -- the loop, and each result is read on the stream that computed it
+    ga.synchronize()
     local streams = { ga.Stream.null, ga.Stream({ non_blocking = true }), ga.Stream() }
     for rep = 1, 30 do
       local st = streams[rep % #streams + 1]
       local d = data[rep % #data + 1]
-      local got
-      do
-        local _ <close> = st:scope()
-        got = ga.sum(d.x)
-      end
+      local _ <close> = st:scope()
+      local got = ga.sum(d.x)
       assert.equal("float32", got.dtype)
       assert.equal(0, got.ndim)
       assert.equal(d.s, got:item(), "rep " .. rep)
