@@ -79,6 +79,12 @@ describe("nccl: loading", function()
     helper.assert_gaerror(function() nccl.Communicator(2, ("zz"):rep(128), 0) end, "not a hex digit")
     helper.assert_gaerror(function() nccl.Communicator(2, id, 2) end, "Communicator: rank 2 is not in 0 to nranks-1")
     helper.assert_gaerror(function() nccl.Communicator(0, id, 0) end, "nranks must be at least 1")
+    helper.assert_gaerror(function() nccl.Communicator(2 ^ 21 | 0, id, 0) end, "at most 2^20 (got 2097152)")
+    -- the non-blocking maker behind ga.distributed.init checks the same way
+    local raw = ga._core.nccl
+    helper.assert_gaerror(function() raw.Communicator_nonblocking(2, id, -1) end,
+                          "distributed.init: rank -1 is not in 0 to nranks-1 (1)")
+    helper.assert_gaerror(function() raw.Communicator_nonblocking(2, "abc", 0) end, "distributed.init: id must be")
     helper.assert_gaerror(function() nccl.Communicator("x", id, 0) end, "Communicator: nranks")
     helper.assert_gaerror(function() nccl.Communicator.init_all({}) end, "init_all: the device list is empty")
     helper.assert_gaerror(function() nccl.Communicator.init_all("x") end, "init_all: expected a device count")

@@ -424,23 +424,31 @@ static void parse_id(lua_State *L, int idx, ga_nccl_id *id, const char *fname) {
   }
 }
 
+/* (nranks, id, rank) at 1-3, as both communicator makers take them:
+** checked before the library is loaded or any device is touched */
+static void comm_args(lua_State *L, const char *fname, int *nranks, ga_nccl_id *id, int *rank) {
+  lua_Integer n = ga_checkinteger(L, 1, fname, "nranks");
+  parse_id(L, 2, id, fname);
+  lua_Integer r = ga_checkinteger(L, 3, fname, "rank");
+  if (n < 1 || n > 1 << 20) ga_error(L, "%s: nranks must be at least 1 and at most 2^20 (got %I)", fname, n);
+  if (r < 0 || r >= n) ga_error(L, "%s: rank %I is not in 0 to nranks-1 (%I)", fname, r, n - 1);
+  *nranks = (int)n;
+  *rank = (int)r;
+}
+
 /* Communicator(nranks, id, rank): this process's rank on the current
 ** device; blocks until every rank has joined */
 static int l_comm_new(lua_State *L) {
   static const char *fname = "Communicator";
   ga_state *ctx = ga_ctx(L);
-  lua_Integer nranks = ga_checkinteger(L, 1, fname, "nranks");
+  int nranks, rank;
   ga_nccl_id id;
-  parse_id(L, 2, &id, fname);
-  lua_Integer rank = ga_checkinteger(L, 3, fname, "rank");
-  if (nranks < 1 || nranks > 1 << 20) ga_error(L, "%s: nranks must be at least 1 (got %d)", fname, (int)nranks);
-  if (rank < 0 || rank >= nranks)
-    ga_error(L, "%s: rank %d is not in 0 to nranks-1 (%d)", fname, (int)rank, (int)nranks - 1);
+  comm_args(L, fname, &nranks, &id, &rank);
   const ga_nccl_api *nc = ga_nccl(L, fname);
   ga_device_enter(L, ctx);
   comm *c = (comm *)ga_object_new(L, &comm_type, sizeof *c, 0);
   if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
-  ga_nccl_check(L, nc->comm_init_rank(&c->comm, (int)nranks, id, (int)rank), NULL, fname, "ncclCommInitRank");
+  ga_nccl_check(L, nc->comm_init_rank(&c->comm, nranks, id, rank), NULL, fname, "ncclCommInitRank");
   c->obj.alive = 1;
   describe(L, nc, c);
   return 1;
@@ -453,13 +461,9 @@ static int l_comm_new(lua_State *L) {
 static int l_comm_new_nonblocking(lua_State *L) {
   static const char *fname = "distributed.init";
   ga_state *ctx = ga_ctx(L);
-  lua_Integer nranks = ga_checkinteger(L, 1, fname, "nranks");
+  int nranks, rank;
   ga_nccl_id id;
-  parse_id(L, 2, &id, fname);
-  lua_Integer rank = ga_checkinteger(L, 3, fname, "rank");
-  if (nranks < 1 || nranks > 1 << 20) ga_error(L, "%s: nranks must be at least 1 (got %d)", fname, (int)nranks);
-  if (rank < 0 || rank >= nranks)
-    ga_error(L, "%s: rank %d is not in 0 to nranks-1 (%d)", fname, (int)rank, (int)nranks - 1);
+  comm_args(L, fname, &nranks, &id, &rank);
   const ga_nccl_api *nc = ga_nccl(L, fname);
   if (!nc->comm_init_rank_config)
     ga_error(L, "%s: the NCCL library has no ncclCommInitRankConfig (NCCL 2.14 or later is needed)", fname);
@@ -467,7 +471,7 @@ static int l_comm_new_nonblocking(lua_State *L) {
   comm *c = (comm *)ga_object_new(L, &comm_type, sizeof *c, 0);
   if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", fname);
   ga_nccl_config config = {sizeof config, 0xcafebeef, 21400, 0, INT_MIN, INT_MIN, INT_MIN, NULL};
-  int status = nc->comm_init_rank_config(&c->comm, (int)nranks, id, (int)rank, &config);
+  int status = nc->comm_init_rank_config(&c->comm, nranks, id, rank, &config);
   if (status != 0 && status != GA_NCCL_IN_PROGRESS) {
     if (c->comm) (void)nc->comm_abort(c->comm);
     c->comm = NULL;
@@ -476,8 +480,8 @@ static int l_comm_new_nonblocking(lua_State *L) {
   c->obj.alive = 1;
   c->pending = 1;
   c->device = ctx->device;
-  c->rank = (int)rank;
-  c->nranks = (int)nranks;
+  c->rank = rank;
+  c->nranks = nranks;
   return 1;
 }
 
