@@ -69,6 +69,45 @@ describe("indexing without a device", function()
     end
   end)
 
+  it("scatter's ranges are x[key]'s (one parser in C) against a Lua reference, on random ranges", function()
+    local index_range = ga._core.ndarray.index_range
+    -- NumPy's slice on an axis of n, written with inclusive 1-based ends
+    -- (negatives from the end): 0-based first, count, step
+    local function ref(a, b, step, n)
+      step = step or 1
+      local s = a ~= nil and (a < 0 and n + a or a - 1) or (step > 0 and 0 or n - 1)
+      local e = b ~= nil and (b < 0 and n + b or b - 1) or (step > 0 and n - 1 or 0)
+      local count
+      if step > 0 then
+        s, e = math.max(s, 0), math.min(e, n - 1)
+        count = e >= s and (e - s) // step + 1 or 0
+      else
+        s, e = math.min(s, n - 1), math.max(e, 0)
+        count = s >= e and (s - e) // -step + 1 or 0
+      end
+      return count > 0 and s or 0, count, step
+    end
+    local function maybe(lo, hi) if math.random() < 0.25 then return nil end return math.random(lo, hi) end
+    for _ = 1, 3000 do
+      local n = math.random(0, 40)
+      local a, b = maybe(-50, 50), maybe(-50, 50)
+      local step = math.random() < 0.3 and nil or (math.random(1, 9) * (math.random() < 0.5 and -1 or 1))
+      local what = ("{%s, %s, %s} on %d"):format(tostring(a), tostring(b), tostring(step), n)
+      local f1, c1, s1 = index_range({ a, b, step }, n, "scatter_add")
+      local f2, c2, s2 = ref(a, b, step, n)
+      assert.are.same({ f2, c2, s2 }, { f1, c1, s1 }, what)
+    end
+    assert.are.same({ 0, 7, 1 }, { index_range({}, 7, "scatter_add") })
+    -- a step of math.mininteger takes one element (-step overflows in Lua)
+    assert.are.same({ 4, 1, math.mininteger }, { index_range({ nil, nil, math.mininteger }, 5, "scatter_add") })
+    helper.assert_gaerror(function() index_range({ 1, 2, 0 }, 5, "scatter_min") end,
+                          "scatter_min: a range step cannot be 0")
+    helper.assert_gaerror(function() index_range({ 1, 2, 3, 4 }, 5, "scatter_min") end,
+                          "scatter_min: a range is {start, stop, step}")
+    helper.assert_gaerror(function() index_range({ 1.5 }, 5, "scatter_min") end,
+                          "scatter_min: a range start must be an integer, got number")
+  end)
+
   it("scatter, along and strides check their arguments before any device work", function()
     local a = E({ 0, 3 }, "float32")
     helper.assert_gaerror(function() ga.scatter_add(a, E({ 0 }, "float32"), 1) end,

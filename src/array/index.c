@@ -33,25 +33,26 @@ static int sentinel_code(lua_State *L, int idx) {
   return p ? *p : 0;
 }
 
-static int64_t checkint(lua_State *L, int idx, const char *what) {
+static int64_t checkint(lua_State *L, int idx, const char *what, const char *fname) {
   int ok;
   lua_Integer v = lua_tointegerx(L, idx, &ok);
-  if (!ok) ga_error(L, "index: %s must be an integer, got %s", what, luaL_typename(L, idx));
+  if (!ok) ga_error(L, "%s: %s must be an integer, got %s", fname, what, luaL_typename(L, idx));
   return v;
 }
 
-/* One selector from the value at idx (inside a key table) */
-static void parse_one(lua_State *L, int idx, selector *s) {
+/* One selector from the value at idx (inside a key table); errors name
+** fname ("index" for x[key]) */
+static void parse_one(lua_State *L, int idx, selector *s, const char *fname) {
   memset(s, 0, sizeof *s);
   idx = lua_absindex(L, idx);
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
       s->kind = SEL_INT;
-      s->start = checkint(L, idx, "an index");
+      s->start = checkint(L, idx, "an index", fname);
       return;
     case LUA_TTABLE: {
       if (lua_rawgeti(L, idx, 4) != LUA_TNIL)
-        ga_error(L, "index: a range is {start, stop, step}; this one has more than 3 entries");
+        ga_error(L, "%s: a range is {start, stop, step}; this one has more than 3 entries", fname);
       lua_pop(L, 1);
       lua_rawgeti(L, idx, 1);
       lua_rawgeti(L, idx, 2);
@@ -60,10 +61,10 @@ static void parse_one(lua_State *L, int idx, selector *s) {
         s->kind = SEL_ALL;
       } else {
         s->kind = SEL_RANGE;
-        if ((s->has_start = !lua_isnil(L, -3))) s->start = checkint(L, -3, "a range start");
-        if ((s->has_stop = !lua_isnil(L, -2))) s->stop = checkint(L, -2, "a range stop");
-        s->step = lua_isnil(L, -1) ? 1 : checkint(L, -1, "a range step");
-        if (s->step == 0) ga_error(L, "index: a range step cannot be 0");
+        if ((s->has_start = !lua_isnil(L, -3))) s->start = checkint(L, -3, "a range start", fname);
+        if ((s->has_stop = !lua_isnil(L, -2))) s->stop = checkint(L, -2, "a range stop", fname);
+        s->step = lua_isnil(L, -1) ? 1 : checkint(L, -1, "a range step", fname);
+        if (s->step == 0) ga_error(L, "%s: a range step cannot be 0", fname);
       }
       lua_pop(L, 3);
       return;
@@ -75,7 +76,7 @@ static void parse_one(lua_State *L, int idx, selector *s) {
       break;
     }
   }
-  ga_error(L, "index: unsupported selector of type %s", luaL_typename(L, idx));
+  ga_error(L, "%s: unsupported selector of type %s", fname, luaL_typename(L, idx));
 }
 
 /* The selectors of a key: an integer, a sentinel, or a table of them */
@@ -85,12 +86,12 @@ static int parse_key(lua_State *L, int idx, selector *sels) {
     if (n > 2 * GA_MAXDIM) ga_error(L, "index: too many selectors (%d)", n);
     for (int i = 0; i < n; i++) {
       lua_rawgeti(L, idx, i + 1);
-      parse_one(L, -1, &sels[i]);
+      parse_one(L, -1, &sels[i], "index");
       lua_pop(L, 1);
     }
     return n;
   }
-  parse_one(L, idx, &sels[0]);
+  parse_one(L, idx, &sels[0], "index");
   return 1;
 }
 
@@ -264,6 +265,33 @@ static int sentinel_tostring(lua_State *L) {
   return 1;
 }
 
+/* core.ndarray.index_range(r, n, fname) -> first (0-based), count, step:
+** the range {start, stop, step} (or {}) of a key on an axis of n elements,
+** as x[key] reads it; errors name fname. For Lua code that turns keys
+** into positions (scatter_add and friends), so that one parser and one
+** clamping rule serve every key. */
+static int l_index_range(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  const char *fname = luaL_checkstring(L, 3);
+  selector s;
+  parse_one(L, 1, &s, fname);
+  int64_t first = 0, count = n, step = 1;
+  if (s.kind == SEL_RANGE) {
+    count = range_count(&s, n, &first);
+    step = s.step;
+  }
+  lua_pushinteger(L, first);
+  lua_pushinteger(L, count);
+  lua_pushinteger(L, step);
+  return 3;
+}
+
+static const luaL_Reg index_funcs_private[] = {
+  {"index_range", l_index_range},
+  {NULL, NULL}
+};
+
 static const luaL_Reg index_funcs_test[] = {
   {"index_view", l_index_view},
   {NULL, NULL}
@@ -273,6 +301,7 @@ static const char sentinels_key = 's';
 
 void ga_open_index(lua_State *L) {
   ga_setprivate(L, GA_TEST, index_funcs_test);
+  ga_setprivate(L, "ndarray", index_funcs_private);
   if (luaL_newmetatable(L, GA_SENTINEL_MT)) {
     lua_pushcfunction(L, sentinel_tostring);
     lua_setfield(L, -2, "__tostring");

@@ -20,30 +20,9 @@ return function(ga)
 
   local function cstrides(shape) return (args.elem_strides(shape, "C")) end
 
-  -- a range {start, stop, step} on an axis of n: 0-based first, count, step
-  -- (inclusive 1-based ends, negatives from the end, clamped, as x[key])
-  local function range(r, n, fname)
-    local a, b, step = rawget(r, 1), rawget(r, 2), rawget(r, 3)
-    if rawlen(r) > 3 then fail(fname .. ": a range is {start, stop, step}") end
-    step = step == nil and 1 or step
-    -- each end absent (nil) or an integer: a false end is neither (it read
-    -- as absent here, then was compared with 0: fuzz shape)
-    for _, v in ipairs({ a == nil and 0 or a, b == nil and 0 or b, step }) do
-      if math.type(v) ~= "integer" then fail(fname .. ": range ends and steps must be integers") end
-    end
-    if step == 0 then fail(fname .. ": a range step cannot be 0") end
-    local s = a ~= nil and (a < 0 and n + a or a - 1) or (step > 0 and 0 or n - 1)
-    local e = b ~= nil and (b < 0 and n + b or b - 1) or (step > 0 and n - 1 or 0)
-    local count
-    if step > 0 then
-      s, e = math.max(s, 0), math.min(e, n - 1)
-      count = e >= s and (e - s) // step + 1 or 0
-    else
-      s, e = math.min(s, n - 1), math.max(e, 0)
-      count = s >= e and (s - e) // -step + 1 or 0
-    end
-    return count > 0 and s or 0, count, step
-  end
+  -- a range {start, stop, step} on an axis of n: 0-based first, count,
+  -- step, by x[key]'s own parser and clamping (src/array/index.c)
+  local range = require("gpuarray.core").ndarray.index_range
 
   -- an integer index array's values as 0-based positions on an axis of n
   -- (wrapping), int64
