@@ -271,9 +271,9 @@ static int sentinel_tostring(lua_State *L) {
 ** into positions (scatter_add and friends), so that one parser and one
 ** clamping rule serve every key. */
 static int l_index_range(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  lua_Integer n = luaL_checkinteger(L, 2);
-  const char *fname = luaL_checkstring(L, 3);
+  const char *fname = ga_checkstring(L, 3, "index_range", "fname");
+  if (!lua_istable(L, 1)) ga_error(L, "%s: a range must be a table, got %s", fname, luaL_typename(L, 1));
+  lua_Integer n = ga_checkinteger(L, 2, fname, "the axis length");
   selector s;
   parse_one(L, 1, &s, fname);
   int64_t first = 0, count = n, step = 1;

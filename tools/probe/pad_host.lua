@@ -13,19 +13,11 @@ local internal = require "gpuarray.internal"
 local rows = require "gpuarray.manipulation.pad_rows"
 local gather = require "gpuarray.manipulation.pad_gather"
 
+package.path = "tools/probe/?.lua;" .. package.path
+local T = require "timing"
 local N = tonumber(os.getenv("N") or "200000")
 local REPS = tonumber(os.getenv("REPS") or "5")
-
-local function us(f)
-  for _ = 1, 1000 do f() end
-  local best = math.huge
-  for _ = 1, REPS do
-    local t = os.clock()
-    for _ = 1, N do f() end
-    best = math.min(best, (os.clock() - t) / N * 1e6)
-  end
-  return best
-end
+local function us(f) return T.cpu_us(f, N, REPS) end
 
 local fake = core._test.lazy_fake
 local A = fake({ 64, 64 }, "float32")

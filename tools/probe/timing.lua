@@ -8,6 +8,8 @@
 --   T.split_us(f, n)       a warm call, then n calls timed three ways: the
 --                          host until the last one is queued, the host
 --                          until the device is done, and the device (events)
+--   T.cpu_us(f, n, reps)   CPU time a call without a device: 1000 warm
+--                          calls, then the best of reps runs of n calls
 -- The core's clock and stream synchronize have older names in trees before
 -- the rooms (.base): both are looked up.
 local ga = require "gpuarray"
@@ -24,6 +26,17 @@ function T.host_us(f, n, warm)
   for _ = 1, n do f() end
   sync()
   return (now() - t) / n * 1e6
+end
+
+function T.cpu_us(f, n, reps)
+  for _ = 1, 1000 do f() end
+  local best = math.huge
+  for _ = 1, reps or 5 do
+    local t = os.clock()
+    for _ = 1, n do f() end
+    best = math.min(best, (os.clock() - t) / n * 1e6)
+  end
+  return best
 end
 
 function T.split_us(f, n)

@@ -177,11 +177,7 @@ function rows.launch(ga, p, x, out)
   argv[1], argv[2] = x, out
   local ok, err = pcall(k, p.grid, p.block, argv)
   argv[1], argv[2] = false, false
-  if not ok then
-    -- the kernel's argument checks (an array on another device, or freed)
-    -- speak for pad, the function the user called
-    error((tostring(err):gsub("^gpuarray: RawKernel '[^']*': ", "gpuarray: pad: ")), 0)
-  end
+  if not ok then error(err, 0) end   -- pad's binder names pad in it (API.md §0)
 end
 
 return rows
