@@ -194,6 +194,41 @@ __device__ __forceinline__ void ga_red_row(const In &in, const Out &out, I nout,
 }
 
 // ---------------------------------------------------------------------------
+// The finish of a row reduction to one value split across blocks, in the
+// same launch (nout == 1, blockDim.y == 1; reduction.c picks it): each
+// block has stored its partial (ga_red_row, thread 0, then a barrier) and
+// takes a ticket; the block with the last one combines the nsplit partials
+// in split order, as the finishing kernel would, writes the result and sets
+// the counter back to 0 for the next reduction on its stream. A second
+// launch would cost more than the whole combine (a few microseconds on an
+// H100 against a 50 us sum). The partials are read with plain loads: no
+// block of this launch has read them, so no L1 holds an old copy.
+template <class Op, class Out>
+__device__ __forceinline__ void ga_red_last(const Out &out, unsigned *ticket) {
+  typedef typename Op::acc_t A;
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    __threadfence();   // this block's partial is visible before its ticket
+    last = atomicAdd(ticket, 1u) == (unsigned)out.nsplit - 1u;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();     // and every other block's partial before the reads
+  GA_SMEM(A, smem, 32);
+  A acc = Op::identity();
+#pragma unroll 1
+  for (unsigned s = threadIdx.x; s < (unsigned)out.nsplit; s += blockDim.x)
+    acc = Op::combine(acc, *reinterpret_cast<const A *>(out.part + (size_t)s * out.slot));
+  acc = ga_block_reduce_x<Op>(acc, smem);
+  if (threadIdx.x == 0) {
+    Out whole = out;
+    whole.nsplit = 1;  // store() writes the output, through the post-map
+    whole.store(0, 0, acc);
+    atomicExch(ticket, 0u);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Column kernel: threadIdx.x runs along the outputs (the kept axis is the
 // fast one: coalesced, V consecutive outputs per thread through one vector
 // load), threadIdx.y along the reduced index; blockIdx.y splits the reduced

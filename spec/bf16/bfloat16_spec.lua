@@ -312,6 +312,7 @@ describe("bfloat16: kernels compile with NVRTC for sm_90", function()
       compile(core._test.reduction_source(f, "bfloat16", { kind = "row", vec = 8 }))
       compile(core._test.reduction_source(f, "bfloat16", { kind = "col", ndk = 2 }))
       compile(core._test.reduction_source(f, "bfloat16", { fin = true }))
+      compile(core._test.reduction_source(f, "bfloat16", { kind = "row", vec = 8, onek = true }))
       assert.truthy(name)
     end
     compile(core._test.reduction_source(RD.sum, "int8", nil, { dtype = "bfloat16" }))

@@ -88,6 +88,9 @@ describe("built-in reductions", function()
           compiles(core._test.reduction_source(R[name], dt, v))
           -- the kernel finishing split rows: the op and the output side alone
           compiles(core._test.reduction_source(R[name], dt, { fin = true, idx64 = v.idx64 }))
+          -- a reduction to one value whose last block finishes it (ga_red_last)
+          compiles(core._test.reduction_source(R[name], dt, { kind = "row", vec = vec_of(dt), onek = true,
+                                                              idx64 = v.idx64 }))
         end
       end
     end
@@ -115,6 +118,7 @@ describe("ReductionKernel", function()
     compiles(rk_source(l2, { "float64" }, { kind = "col", vec = 1, ndk = 2, ndr = 2 }))
     compiles(rk_source(l2, { "float16" }, { kind = "row", vec = 8 }))
     compiles(rk_source(l2, { "float32" }, { fin = true }))
+    compiles(rk_source(l2, { "float32" }, { kind = "row", vec = 4, onek = true }))
     local ss = ga.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sum_of_squares")
     compiles(rk_source(ss, { "int32" }, { kind = "row", vec = 4 }))
     compiles(rk_source(ss, { "complex128" }, { kind = "col" }))
@@ -133,6 +137,7 @@ describe("ReductionKernel", function()
     assert.is_nil(k.identity)
     compiles(rk_source(k, { "float32" }))
     compiles(rk_source(k, { "int64" }, { kind = "col" }))
+    compiles(rk_source(k, { "float32" }, { kind = "row", onek = true }))
   end)
 
   it("takes a preamble, options and a struct reduce type", function()
@@ -147,6 +152,7 @@ __device__ acc merge(acc a, acc b) { return acc{a.s + b.s, a.n + b.n}; }
       options = { "-DGA_TEST=1" },
     })
     compiles(rk_source(k, { "float32" }))
+    compiles(rk_source(k, { "float32" }, { kind = "row", vec = 4, onek = true }))   -- the last block copies a struct
   end)
 
   it("quotes the user's expression in compile errors", function()

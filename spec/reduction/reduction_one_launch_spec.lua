@@ -1,12 +1,17 @@
--- Reductions to one value split across blocks, on several streams in turn,
--- queued back to back, with struct accumulators (argmax, mean) and
--- bfloat16, and inside a graph replayed between eager sums: exact sums of
--- small integers against the host's. Written for a one-launch finish (the
--- last block combining the partials through a per-stream ticket counter;
--- branch one-launch). Under compute-sanitizer an earlier version of this
--- spec got wrong sums: it read results computed on a non-blocking stream
--- from the null stream, which does not wait for that stream's kernels
--- (now each result is read on its own stream). GPU only.
+-- A reduction to one value split across blocks finishes in its own launch
+-- (kernels/reduction/reduction.cuh: ga_red_last; src/reduction/reduction.c:
+-- the tickets): the last block to take a ticket combines the partials and
+-- zeroes its stream's counter. What could go wrong is the counter: a
+-- reduction that left it non-zero would make the next one on that stream
+-- finish early (a partial missing) or never. So: many reductions in a row,
+-- on several streams in turn, of sizes with different split counts, queued
+-- back to back, with values checked against sums on the host; the struct
+-- accumulators (argmax, mean) and bfloat16; graph capture, which takes the
+-- finishing launch instead, replayed between eager reductions. Each result
+-- is read on the stream that computed it: an earlier version read a
+-- non-blocking stream's results from the null stream, which does not wait
+-- for them, and compute-sanitizer (slow kernels) showed that race as wrong
+-- sums. GPU only.
 local helper = require "helper"
 local ga = helper.ga
 local gpu_it = helper.gpu_it
@@ -25,7 +30,7 @@ local function exact_sum(t)
   return s
 end
 
-describe("reductions to one value split across blocks", function()
+describe("reductions to one value in one launch", function()
   gpu_it("give exact sums many times in a row, on three streams in turn, for several split counts", function()
     local sizes = { 4096 * 64 + 5, 1000003, 3 * 2 ^ 20 + 17 }
     local data = {}
@@ -71,7 +76,7 @@ describe("reductions to one value split across blocks", function()
     assert.equal(ga.array({ exact_sum(tb) }, "float32"):astype("bfloat16"):item(), sb:item())
   end)
 
-  gpu_it("inside a graph capture, replayed between eager sums, stay right", function()
+  gpu_it("inside a graph capture finish with a second launch, and replays stay right between eager sums", function()
     local n = 2 ^ 20 + 3
     local t = rand_ints(n, -8, 8)
     local x = ga.array(t, "float32")

@@ -81,6 +81,39 @@ describe("device memory", function()
     assert.is_true(peak - base <= BOUND, ("pool grew to %d MiB"):format((peak - base) // MiB))
   end)
 
+  -- runtime/poolobj.c: pay_before_growth. A fresh process, so that the
+  -- collector's pace starts where a program's does: there the step for
+  -- the 64 MiB of b is due (more than 16 MiB since the last step) and no
+  -- launch comes between, so before, the step waited and b took a new
+  -- segment beside the dropped a; now the step runs first and b takes a's
+  gpu_it("pays a due collector step before the pool grows, and reuses what it freed", function()
+    local script = [[
+      local ga = require "gpuarray"
+      local MiB, k = 1 << 20, %d
+      local pool = ga.get_default_memory_pool()
+      local a = ga.empty(16 * MiB, "float32")
+      local before = pool:total_bytes()
+      a = nil                          -- 64 MiB of garbage, not yet collected
+      local b = ga.full(16 * MiB, k, "float32")
+      local after = pool:total_bytes()
+      io.write(before, " ", after, " ", ("%%d"):format(b[16 * MiB] + b[1]))
+    ]]
+    local k = math.random(1, 1000)
+    local file = os.tmpname()
+    local f = assert(io.open(file, "w"))
+    f:write(script:format(k))
+    f:close()
+    local p = assert(io.popen(("LUA_PATH='lua/?.lua;lua/?/init.lua;;' LUA_CPATH='build/?.so;;' lua5.4 %s 2>&1")
+      :format(file)))
+    local out = p:read("a")
+    p:close()
+    os.remove(file)
+    local before, after, sum = out:match("^(%d+) (%d+) (%d+)$")
+    assert(before, out)
+    assert.equal(2 * k, tonumber(sum))
+    assert.equal(tonumber(before), tonumber(after), out)
+  end)
+
   gpu_it("raises out of device memory past the limit, then recovers", function()
     local pool = ga.get_default_memory_pool()
     collectgarbage()

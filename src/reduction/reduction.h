@@ -75,6 +75,8 @@ typedef struct {
   int ndk, ndr;    /* indexer dims of the kept and reduced spaces (4 or 8) */
   int idx64;
   int fin;         /* 1: the program finishing split reductions (kind, vec, ndr unused) */
+  int onek;        /* 1: a split row reduction to one value whose last block finishes it
+                   ** (ga_red_last: a ticket counter is the kernel's last parameter) */
 } ga_red_variant;
 enum { GA_RED_KIND_ROW = 0, GA_RED_KIND_COL = 1 };
 void ga_red_generate(const ga_red_code *code, const ga_red_variant *v, ga_buf *b);

@@ -273,12 +273,15 @@ void ga_red_generate(const ga_red_code *c, const ga_red_variant *v, ga_buf *b) {
   ga_buf_add(b, "const _ga_kix_t _kix, const _ga_rix_t _rix, ");
   for (int k = 0; k < g.nout; k++) ga_buf_addf(b, "char *_q%d, ", k);
   ga_buf_add(b, "char *_part, const unsigned _slot, const _ga_I _nout, const _ga_I _nred, "
-                "const _ga_I _chunk, const _ga_I _nsplit, const long long _insize, const long long _rsize) {\n");
+                "const _ga_I _chunk, const _ga_I _nsplit, const long long _insize, const long long _rsize");
+  ga_buf_add(b, v->onek ? ", unsigned *const _ticket) {\n" : ") {\n");
   ga_buf_add(b, "  const _ga_in in = {");
   for (int k = 0; k < g.nin; k++) ga_buf_addf(b, "_p%d, ", k);
   for (int k = 0; k < g.nsc; k++) ga_buf_addf(b, "_s%d, ", k);
   ga_buf_add(b, "_kix, _rix};\n");
   gen_out_init(&g, 1, b);
-  ga_buf_addf(b, "  %s<_ga_op, _ga_in, _ga_out, %d, %s_ga_I>(in, out, _nout, _nred, _chunk);\n}\n",
+  ga_buf_addf(b, "  %s<_ga_op, _ga_in, _ga_out, %d, %s_ga_I>(in, out, _nout, _nred, _chunk);\n",
               col ? "ga_red_col" : "ga_red_row", v->vec, col ? "" : "GA_RED_U, ");
+  if (v->onek) ga_buf_add(b, "  ga_red_last<_ga_op>(out, _ticket);\n");
+  ga_buf_add(b, "}\n");
 }

@@ -648,6 +648,7 @@ static void read_variant(lua_State *L, int idx, ga_red_variant *v) {
   v->ndk = v->ndr = 4;      /* a strided kernel of 1 to 4 axes */
   v->idx64 = 0;
   v->fin = 0;
+  v->onek = 0;
   if (lua_isnoneornil(L, idx)) return;
   if (!lua_istable(L, idx)) ga_error(L, "_reduction_source: the variant must be a table");
   lua_getfield(L, idx, "kind");
@@ -656,7 +657,9 @@ static void read_variant(lua_State *L, int idx, ga_red_variant *v) {
   v->idx64 = lua_toboolean(L, -1);
   lua_getfield(L, idx, "fin");
   v->fin = lua_toboolean(L, -1);
-  lua_pop(L, 3);
+  lua_getfield(L, idx, "onek");
+  v->onek = lua_toboolean(L, -1) && !v->fin;
+  lua_pop(L, 4);
   lua_Integer vec = variant_int(L, idx, "vec", 1);
   if (vec != 1 && vec != 2 && vec != 4 && vec != 8 && vec != 16)
     ga_error(L, "_reduction_source: vec must be 1, 2, 4, 8 or 16");

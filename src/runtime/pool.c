@@ -522,8 +522,9 @@ static chunk *new_block(ga_pool *p, void *ptr, size_t size) {
   return c;
 }
 
-/* For device pools the caller has made p's device current (ga_alloc does) */
-static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph) {
+/* For device pools the caller has made p's device current (ga_alloc does).
+** grow 0: a cached chunk or NULL, never a new segment */
+static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph, int grow) {
   size_t size = round_size(nbytes);
   if (!size) return NULL;
   pthread_mutex_lock(&p->mu);
@@ -533,6 +534,10 @@ static ga_block *try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s, int graph)
     p->used += c->b.size;
     pthread_mutex_unlock(&p->mu);
     goto handout;
+  }
+  if (!grow) {
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
   }
   ga_pool_resolve_limit(p);
   size_t held = p->ord.be->kind == BE_ASYNC ? p->used : p->total;
@@ -577,11 +582,15 @@ handout:
 }
 
 ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s) {
-  return try_alloc(p, nbytes, s, 0);
+  return try_alloc(p, nbytes, s, 0, 1);
+}
+
+ga_block *ga_pool_try_cached(ga_pool *p, size_t nbytes, cudaStream_t s) {
+  return p->ord.be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 0, 0);
 }
 
 ga_block *ga_pool_try_alloc_graph(ga_pool *p, size_t nbytes, cudaStream_t s) {
-  return p->ord.be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 1);
+  return p->ord.be->kind == BE_ASYNC ? NULL : try_alloc(p, nbytes, s, 1, 1);
 }
 
 /* ---- release */

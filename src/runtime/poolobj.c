@@ -151,6 +151,21 @@ void ga_gc_settle_now(lua_State *L) {
   if (ga_gc_stress() && lua_gc(L, LUA_GCISRUNNING)) lua_gc(L, LUA_GCCOLLECT);
 }
 
+/* A step that fell due waits for the next launch (above), but when this
+** allocation would grow the pool it is paid first: the arrays dropped since
+** the last step may hold a block that fits, and a new segment (cudaMalloc:
+** 70-90 us for 64 MiB on an H100, beside a 57 us pad of a 4096^2 float32
+** array: tools/probe/pad_pool.lua) stays in the pool for good. The same
+** steps as before, some earlier: no more collector work. A full collection
+** at every allocation that missed the cache, tried first, made a loop that
+** drops a 64 MiB result each call (tools/probe/pad_tune.lua, queued) spend
+** about 100 us of host time a call in the collector. */
+static ga_block *pay_before_growth(ga_state *ctx, ga_pool *p, size_t nbytes) {
+  ga_block *b = ga_pool_try_cached(p, nbytes, ctx->stream);
+  if (!b) gc_pay(ctx);   /* then alloc_recover looks in the cache again */
+  return b;
+}
+
 ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
   ga_device_enter(L, ctx);
   if (ga_fault(GA_FAULT_ALLOC))
@@ -172,6 +187,10 @@ ga_block *ga_alloc(lua_State *L, ga_state *ctx, size_t nbytes) {
     } else if (++ctx->gc_waits > 1) {
       gc_pay(ctx);
     }
+  }
+  if (!ctx->capture && ga_gc_due == ctx && !ga_pool_is_async(p)) {
+    ga_block *b = pay_before_growth(ctx, p, nbytes);
+    if (b) return b;
   }
   if (ctx->capture) {
     /* inside a capture: memory the graph owns (graph.c), from a device pool

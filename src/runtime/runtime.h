@@ -79,6 +79,9 @@ void ga_pool_free_all(ga_pool *p);
 void ga_pool_set_limit(ga_pool *p, size_t limit);   /* 0: no limit */
 /* Plain allocation without the Lua side (NULL on failure) */
 ga_block *ga_pool_try_alloc(ga_pool *p, size_t nbytes, cudaStream_t s);
+/* A cached chunk only, never a new segment (NULL: the pool would grow;
+** always NULL for an async pool, which caches nothing of its own) */
+ga_block *ga_pool_try_cached(ga_pool *p, size_t nbytes, cudaStream_t s);
 /* The same for memory a CUDA graph will own: only chunks free for every
 ** stream (or a new segment), since its replays may run on any stream.
 ** NULL for an async pool (graph.c allocates from a device pool). */
