@@ -14,7 +14,7 @@ return function(ga, B)
   local n = 8192
   local A, Bm = uniform({ n, n }), uniform({ n, n })
   B.case("matmul_bf16_8192_TFLOPs", function()
-    return 2 * n ^ 3 / B.gpu_ms(function() ga.matmul(A, Bm) end, 10) / 1e9
+    return 2 * n ^ 3 / B.gpu_ms(function() return ga.matmul(A, Bm) end, 10) / 1e9
   end)
   A, Bm = nil, nil
 
@@ -22,9 +22,9 @@ return function(ga, B)
   local z = ga.empty_like(x)
   local out_z = { out = z }
   B.case("add_bf16_GBps", function()
-    return B.gbps(6 * N, function() ga.add(x, y, out_z) end)
+    return B.gbps(6 * N, function() return ga.add(x, y, out_z) end)
   end)
   B.case("sum_bf16_GBps", function()
-    return B.gbps(2 * N, function() x:sum() end)
+    return B.gbps(2 * N, function() return x:sum() end)
   end)
 end

@@ -31,23 +31,23 @@ return function(ga, B)
   local z = ga.empty_like(x)
   local out_z = { out = z }
   B.case("add_f32_GBps", function()
-    return B.gbps(12 * N, function() ga.add(x, y, out_z) end)
+    return B.gbps(12 * N, function() return ga.add(x, y, out_z) end)
   end)
   B.case("mul_scalar_f32_GBps", function()
-    return B.gbps(8 * N, function() ga.multiply(x, 2.0, out_z) end)
+    return B.gbps(8 * N, function() return ga.multiply(x, 2.0, out_z) end)
   end)
   B.case("exp_f32_GBps", function()
-    return B.gbps(8 * N, function() ga.exp(x, out_z) end)
+    return B.gbps(8 * N, function() return ga.exp(x, out_z) end)
   end)
   B.case("sqdiff_kernel_f32_GBps", function()
-    return B.gbps(12 * N, function() sqdiff(x, y, z) end)
+    return B.gbps(12 * N, function() return sqdiff(x, y, z) end)
   end)
   local X = x:reshape(M, M)
   local Z = z:reshape(M, M)
   local w = y[{ { 1, M } }]
   local out_Z = { out = Z }
   B.case("bcast_mul_f32_GBps", function()
-    return B.gbps(8 * N, function() ga.multiply(X, w, out_Z) end)
+    return B.gbps(8 * N, function() return ga.multiply(X, w, out_Z) end)
   end)
   -- strided_add: the DRAM traffic floor is above the 12 bytes per output
   -- element the key counts. even reads rows 1, 3, 5, ... of X and odd rows
@@ -69,7 +69,7 @@ return function(ga, B)
   local odd = X[{ { 2, nil, 2 }, { 2, nil, 2 } }]
   local out_q = { out = Z[{ { 1, h }, { 1, h } }] }
   B.case("strided_add_f32_GBps", function()
-    return B.gbps(12 * (N // 4), function() ga.add(even, odd, out_q) end)
+    return B.gbps(12 * (N // 4), function() return ga.add(even, odd, out_q) end)
   end)
 
   -- Compile latency: a kernel never seen before, with an empty cache

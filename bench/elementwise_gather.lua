@@ -24,6 +24,6 @@ return function(ga, B)
   io.stderr:write(("gather_f32_GBps: L2 fetch granularity %s bytes (GPUARRAY_L2_FETCH_GRANULARITY=%s)\n")
     :format(tostring(gran), os.getenv("GPUARRAY_L2_FETCH_GRANULARITY") or "unset"))
   B.case("gather_f32_GBps", function()
-    return B.gbps((4 + 8 + 4) * M, function() ga.take(x, idx, opts) end)
+    return B.gbps((4 + 8 + 4) * M, function() return ga.take(x, idx, opts) end)
   end)
 end

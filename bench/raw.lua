@@ -9,7 +9,7 @@ extern "C" __global__ void bump(float* x, int n) {
     if (i < n) x[i] += 1.0f;
 }]], "bump")
   B.case("overhead_rawkernel_us", function()
-    return B.host_us(function() raw(1, 32, { a1, 1 }) end)
+    return B.host_us(function() return raw(1, 32, { a1, 1 }) end)
   end)
   -- ours only: a bare cuLaunchKernel of an empty kernel, timed the same way,
   -- so that every run shows how far each overhead key is from the driver's floor

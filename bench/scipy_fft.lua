@@ -6,6 +6,6 @@ return function(ga, B)
   local x = ga.random.random(4096 * 4096, "float32")
   local img4 = x:reshape(4096, 4096)
   B.case("dct2_f32_4096^2_ms", function()
-    return B.gpu_ms(function() sfft.dctn(img4, 2) end)
+    return B.gpu_ms(function() return sfft.dctn(img4, 2) end)
   end)
 end

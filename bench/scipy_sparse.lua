@@ -44,7 +44,7 @@ return function(ga, B)
     local its = 0
     L.cg(A, b, { rtol = 0, atol = 0, maxiter = 200, callback = function() its = its + 1 end })
     if its ~= 200 then error(("cg ran %d iterations, not 200"):format(its)) end
-    return B.gpu_ms(function() L.cg(A, b, { rtol = 0, atol = 0, maxiter = 200 }) end, 5)
+    return B.gpu_ms(function() return L.cg(A, b, { rtol = 0, atol = 0, maxiter = 200 }) end, 5)
   end)
 
   B.case("gmres_poisson_1024^2_200it_ms", function()
@@ -55,7 +55,7 @@ return function(ga, B)
     local op, count = counting(A)
     L.gmres(op, b, { rtol = 0, atol = 0, restart = 20, maxiter = 10 })
     if count[1] ~= 210 then error(("gmres made %d products, not 200 + 10"):format(count[1])) end
-    return B.gpu_ms(function() L.gmres(A, b, { rtol = 0, atol = 0, restart = 20, maxiter = 10 }) end, 5)
+    return B.gpu_ms(function() return L.gmres(A, b, { rtol = 0, atol = 0, restart = 20, maxiter = 10 }) end, 5)
   end)
 
   B.case("spsolve_poisson_256^2_ms", function()
@@ -63,7 +63,7 @@ return function(ga, B)
     local x = L.spsolve(A, b)
     local res = ga.linalg.norm(ga.subtract(A:dot(x), b)):item() / ga.linalg.norm(b):item()
     if res ~= res or res >= 1e-3 then error(("spsolve's relative residual is %g"):format(res)) end
-    return B.gpu_ms(function() L.spsolve(A, b) end, 5)
+    return B.gpu_ms(function() return L.spsolve(A, b) end, 5)
   end)
 
   B.case("eigsh_k6_poisson_256^2_ms", function()
@@ -73,6 +73,6 @@ return function(ga, B)
     local op, count = counting(A)
     L.eigsh(op, { k = 6, which = "LM", maxiter = 7, tol = 0 })
     if count[1] ~= 230 then error(("eigsh made %d products, not 230"):format(count[1])) end
-    return B.gpu_ms(function() L.eigsh(A, { k = 6, which = "LM", maxiter = 7, tol = 0 }) end, 5)
+    return B.gpu_ms(function() return L.eigsh(A, { k = 6, which = "LM", maxiter = 7, tol = 0 }) end, 5)
   end)
 end

@@ -341,6 +341,38 @@ describe("lazy evaluation (CPU)", function()
     end)
   end)
 
+  -- the bench's forcing (bench/run.lua): a timed call's results are
+  -- evaluated, then its pending writes land; values it dropped stay pending
+  -- (a program never computes them)
+  no_device_it("lazy_flush('stores') lands the pending writes, their readers first, and no other value", function()
+    with_lazy(true, function()
+      T.lazy_dry(true)
+      local x, o = fake({ 5 }), fake({ 5 })
+      local y = x * 2                         -- a value nothing reads
+      local w = o * 3                         -- reads o before the write below
+      local rw = T.lazy_info(w).serial
+      ga.add(x, 1, { out = o })
+      local so = T.lazy_info(o)
+      assert.is_true(so.store)
+      local v = x + math.random(1, 9)         -- another value, after the write
+      T.lazy_log()
+      T.lazy_flush("stores")
+      assert.are.same({ rw, so.serial }, T.lazy_log(), "the reader of o, then the write")
+      assert.is_nil(T.lazy_info(o))
+      assert.is_nil(T.lazy_info(w))
+      assert.is_not_nil(T.lazy_info(y))
+      assert.is_not_nil(T.lazy_info(v))
+      T.lazy_flush("stores")                  -- nothing left to land
+      assert.are.same({}, T.lazy_log())
+      assert.is_not_nil(T.lazy_info(y))
+      T.lazy_flush()                          -- "all": the values too
+      assert.is_nil(T.lazy_info(y))
+      assert.is_nil(T.lazy_info(v))
+      assert.has_error(function() T.lazy_flush("values") end,
+        'gpuarray: lazy_flush: what must be "all" or "stores", got "values"')
+    end)
+  end)
+
   it("records inside coroutines into the state's list", function()
     with_lazy(true, function()
       T.lazy_dry(true)

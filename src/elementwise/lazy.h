@@ -148,6 +148,9 @@ void ga_lz_settle(lua_State *L, ga_state *ctx, ga_lzrec *r, int depth);
 void ga_lz_flush_block(lua_State *L, ga_state *ctx, ga_block *b, int readers, const ga_lzrec *skip, int depth);
 /* Every rec of the state (ga_lazy_flush) */
 void ga_lz_flush_all(lua_State *L, ga_state *ctx, const char *why);
+/* Only the pending writes (out=, in-place forms, x[k] = v) land, each after
+** the pending work that reads the memory it writes; pending values stay */
+void ga_lz_flush_stores(lua_State *L, ga_state *ctx);
 /* The CUDA source the settling of a would compile now (ga.get_lazy_source) */
 void ga_lz_source(lua_State *L, ga_state *ctx, ga_array *a);
 void ga_open_lazy_eval(void);         /* the ready, flush and pressure hooks (once per process) */

@@ -491,6 +491,12 @@ static int pick_any_store(const ga_lzrec *r, const void *arg) {
   return r->store;
 }
 
+void ga_lz_flush_stores(lua_State *L, ga_state *ctx) {
+  if (!ctx->lz) return;
+  ctx->lz->allocating = 0;   /* (called at the top level, as ga_lz_flush_all) */
+  flush(L, ctx, pick_any_store, NULL, 0);
+}
+
 /* ga_lazy_pressure_fn: pending stores land (they allocate nothing) and
 ** release their expressions; not while a settle allocates (it may be one
 ** of theirs), nor recursively */

@@ -300,9 +300,18 @@ static int l_lazy_log(lua_State *L) {
   return 1;
 }
 
-/* core._test.lazy_flush() : every pending array of the state settled */
+/* core._test.lazy_flush([what]) : every pending array of the state settled
+** ("all", the default), or only the pending writes ("stores": what a
+** program's effects are once the values it returned are computed; the
+** bench's forcing, bench/run.lua) */
 static int l_lazy_flush(lua_State *L) {
-  ga_lazy_flush(L, ga_ctx(L), "lazy_flush");
+  const char *what = luaL_optstring(L, 1, "all");
+  if (strcmp(what, "stores") == 0)
+    ga_lz_flush_stores(L, ga_ctx(L));
+  else if (strcmp(what, "all") == 0)
+    ga_lazy_flush(L, ga_ctx(L), "lazy_flush");
+  else
+    ga_error(L, "lazy_flush: what must be \"all\" or \"stores\", got \"%s\"", what);
   return 0;
 }
 
