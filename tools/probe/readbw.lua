@@ -2,7 +2,8 @@
 -- elements, 16-byte loads, float accumulation, one partial per block) over
 -- grids, unrolls and layouts (grid-stride: a thread's vectors a grid apart;
 -- chunked: each block reads its own contiguous part, as the reduction
--- engine's split rows), timed queued; against the engine's own sum
+-- engine's split rows), timed queued; against the engine's own sum; last,
+-- plain loads against the read-only path
 package.path = "tools/probe/?.lua;" .. package.path
 local ga = require "gpuarray"
 local T = require "timing"
@@ -10,12 +11,12 @@ local N = 1 << 26
 local x = ga.random.random(N, "float32"):astype("bfloat16")
 local part = ga.empty(4096, "float32")
 local sms = ga.device_properties().multiprocessors
-local function src(U, chunked, minb)
-  local name = ("rd_%d_%s_%d"):format(U, chunked and "c" or "g", minb)
+local function src(U, chunked, minb, plain)
+  local name = ("rd_%d_%s_%d%s"):format(U, chunked and "c" or "g", minb, plain and "_p" or "")
   return name, ([[
 __device__ __forceinline__ float bf_lo(unsigned w) { return __uint_as_float(w << 16); }
 __device__ __forceinline__ float bf_hi(unsigned w) { return __uint_as_float(w & 0xffff0000u); }
-extern "C" __global__ void __launch_bounds__(512, %d) %s(const uint4 *__restrict__ x, long long n16, float *part) {
+extern "C" __global__ void __launch_bounds__(512, %d) %s(const uint4 *%s x, long long n16, float *part) {
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   long long i, stride, end;
   if (%d) {   // chunked
@@ -45,7 +46,7 @@ extern "C" __global__ void __launch_bounds__(512, %d) %s(const uint4 *__restrict
   __syncthreads();
   if (threadIdx.x == 0) { float t = 0; for (int k = 0; k < 16; k++) t += w[k]; part[blockIdx.x] = t; }
 }
-]]):format(minb, name, chunked and 1 or 0, U, U, U, U, U)
+]]):format(minb, name, plain and "" or "__restrict__", chunked and 1 or 0, U, U, U, U, U)
 end
 local n16 = N // 8
 print(("engine sum (bfloat16)    %7.2f us queued"):format(T.queued_us(function() return x:sum() end, 20)))
@@ -61,5 +62,19 @@ for _, chunked in ipairs { false, true } do
           U, minb, grid, us, 2 * N / us / 1e3))
       end
     end
+  end
+end
+-- plain loads (ld.global, as the reduction engine's loader compiles to)
+-- against the read-only path (ld.global.nc, what const __restrict__ gives
+-- above), in the engine's own layout (chunked, 4 vectors, 2 blocks per SM)
+-- and the fastest above, one after the other in this call
+for _, c in ipairs { { 4, true, 2, 2 }, { 8, false, 2, 2 } } do
+  for _, plain in ipairs { false, true } do
+    local name, s = src(c[1], c[2], c[3], plain)
+    local k = ga.RawKernel(s, name)
+    local grid = sms * c[4]
+    local us = T.queued_us(function() k(grid, 512, { x, n16, part }) end, 20)
+    print(("%-8s U=%d minb=%d grid=%4d %-9s %7.2f us  %6.0f GB/s"):format(c[2] and "chunked" or "stride", c[1],
+      c[3], grid, plain and "ld.global" or "ld.nc", us, 2 * N / us / 1e3))
   end
 end
