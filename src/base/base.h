@@ -114,6 +114,12 @@ void ga_setprivate(lua_State *L, const char *room, const luaL_Reg *funcs);
 ** lookup), or, with index NULL, the method table itself. */
 void ga_new_type(lua_State *L, const char *mt, const luaL_Reg *meta, const luaL_Reg *methods,
                  lua_CFunction index);
+/* The state's own object of a room (the library handles, the lazy
+** recorder's lists, the reductions' ticket counters): a userdata of size
+** bytes kept in the registry under key, zeroed when first made, whose
+** finalizer gc frees what it holds when the state closes. Found again on
+** later calls; never NULL (raises on a memory error only). */
+void *ga_state_object(lua_State *L, const void *key, size_t size, lua_CFunction gc);
 
 /* ===================================================================== */
 /* errors (errors.c)                                                     */

@@ -42,6 +42,23 @@ ga_state *ga_state_open(lua_State *L) {
   return ctx;
 }
 
+void *ga_state_object(lua_State *L, const void *key, size_t size, lua_CFunction gc) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TUSERDATA) {
+    void *p = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return p;
+  }
+  lua_pop(L, 1);
+  void *p = lua_newuserdatauv(L, size, 0);
+  memset(p, 0, size);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+  return p;
+}
+
 void ga_state_push(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
 }

@@ -35,14 +35,8 @@ static int l_lazy_gc(lua_State *L) {
 
 ga_lazy *ga_lz_state(lua_State *L, ga_state *ctx) {
   if (ctx->lz) return ctx->lz;
-  ga_lazy *z = (ga_lazy *)lua_newuserdatauv(L, sizeof(ga_lazy), 0);
-  memset(z, 0, sizeof *z);
-  z->head.next = z->head.prev = &z->head;
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, l_lazy_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lazy_key);
+  ga_lazy *z = (ga_lazy *)ga_state_object(L, &lazy_key, sizeof(ga_lazy), l_lazy_gc);
+  if (!z->head.next) z->head.next = z->head.prev = &z->head;   /* just made */
   ctx->lz = z;
   return z;
 }

@@ -40,29 +40,12 @@ static int handles_gc(lua_State *L) {
   return 0;
 }
 
-static handles *state_handles(lua_State *L) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &handles_key) == LUA_TUSERDATA) {
-    handles *hs = (handles *)lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return hs;
-  }
-  lua_pop(L, 1);
-  handles *hs = (handles *)lua_newuserdatauv(L, sizeof(handles), 0);
-  memset(hs, 0, sizeof *hs);
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, handles_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &handles_key);
-  return hs;
-}
-
 void *ga_lib_handle(lua_State *L, ga_state *ctx, const ga_libdesc *lib, cudaStream_t stream) {
   ga_device_enter(L, ctx);
   if (ga_fault(GA_FAULT_LIB)) ga_error(L, "%s: injected failure (GPUARRAY_FAIL=lib)", lib->name);
   int d = ctx->device;
   if (d < 0 || d >= MAX_DEVICES) ga_error(L, "%s: device %d is past the %d this module handles", lib->name, d, MAX_DEVICES);
-  handles *hs = state_handles(L);
+  handles *hs = (handles *)ga_state_object(L, &handles_key, sizeof(handles), handles_gc);
   slot *sl = NULL;
   for (int i = 0; i < MAX_LIBS && !sl; i++)
     if (hs->s[i].lib == lib || !hs->s[i].lib) sl = &hs->s[i];

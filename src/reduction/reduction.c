@@ -446,23 +446,6 @@ static int tickets_gc(lua_State *L) {
   return 0;
 }
 
-static tickets *state_tickets(lua_State *L) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &tickets_key) == LUA_TUSERDATA) {
-    tickets *t = (tickets *)lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return t;
-  }
-  lua_pop(L, 1);
-  tickets *t = (tickets *)lua_newuserdatauv(L, sizeof(tickets), 0);
-  memset(t, 0, sizeof *t);
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, tickets_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_setmetatable(L, -2);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &tickets_key);
-  return t;
-}
-
 /* The counter of the current stream, or NULL: finish with a second launch */
 static unsigned *stream_ticket(lua_State *L, ga_state *ctx) {
   int d = ctx->device;
@@ -473,7 +456,7 @@ static unsigned *stream_ticket(lua_State *L, ga_state *ctx) {
     return NULL;
   }
   if (st != cudaStreamCaptureStatusNone) return NULL;   /* captured by host code */
-  tickets *t = state_tickets(L);
+  tickets *t = (tickets *)ga_state_object(L, &tickets_key, sizeof(tickets), tickets_gc);
   if (t->n[d] < 0) return NULL;
   if (!t->counters[d]) {
     /* made once and zeroed before any kernel can use them, on any stream:
