@@ -17,21 +17,7 @@ local s, p = 4096, 32
 local A = ga.random.random({ s, s }, "float32")
 local want = ga.pad(A, p, "reflect")
 local bytes = 4 * (s * s + (s + 2 * p) ^ 2)
-local e0, e1 = ga.Event(), ga.Event()
-
-local function one_us(f)
-  f()
-  ga.synchronize()
-  local t = {}
-  for i = 1, 21 do
-    e0:record()
-    f()
-    e1:record(); e1:synchronize()
-    t[i] = ga.get_elapsed_time(e0, e1) * 1e3
-  end
-  table.sort(t)
-  return t[11]
-end
+local one_us = T.one_us
 
 local function report(name, f)
   local q = T.queued_us(f, 20)

@@ -5,13 +5,7 @@
 package.path = "tools/probe/?.lua;" .. package.path
 local ga = require "gpuarray"
 local T = require "timing"
-local e0, e1 = ga.Event(), ga.Event()
-local function one_us(f)
-  f(); ga.synchronize()
-  local t = {}
-  for i = 1, 21 do e0:record(); f(); e1:record(); e1:synchronize(); t[i] = ga.get_elapsed_time(e0, e1) * 1e3 end
-  table.sort(t); return t[11]
-end
+local one_us = T.one_us
 for _, c in ipairs { { "bfloat16", 1 << 26 }, { "float32", 1 << 26 }, { "bfloat16", 4096 }, { "float32", 4096 } } do
   local x = ga.random.random(c[2], "float32"):astype(c[1])
   local f = function() return x:sum() end

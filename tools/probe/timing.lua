@@ -10,6 +10,9 @@
 --                          until the device is done, and the device (events)
 --   T.cpu_us(f, n, reps)   CPU time a call without a device: 1000 warm
 --                          calls, then the best of reps runs of n calls
+--   T.one_us(f, n)         device time one call at a time, as the bench
+--                          times it: events around each call, the median
+--                          of n (21)
 -- The core's clock and stream synchronize have older names in trees before
 -- the rooms (.base): both are looked up.
 local ga = require "gpuarray"
@@ -48,6 +51,22 @@ function T.split_us(f, n)
   local issue = (now() - t) / n * 1e6
   e1:record(); e1:synchronize()
   return issue, (now() - t) / n * 1e6, ga.get_elapsed_time(e0, e1) / n * 1e3
+end
+
+function T.one_us(f, n)
+  n = n or 21
+  f()
+  ga.synchronize()
+  local e0, e1 = ga.Event(), ga.Event()
+  local t = {}
+  for i = 1, n do
+    e0:record()
+    f()
+    e1:record(); e1:synchronize()
+    t[i] = ga.get_elapsed_time(e0, e1) * 1e3
+  end
+  table.sort(t)
+  return t[n // 2 + 1]
 end
 
 function T.queued_us(f, n)
